@@ -1,0 +1,293 @@
+package ir
+
+import "fmt"
+
+// Builder appends nodes to a circuit in topological order. It folds constants
+// and trivial identities (x∧0, x⊕x, ¬¬x, ...) and hashes structurally equal
+// gates, so lowering code can emit naive logic without bloating the circuit.
+// A Builder is not safe for concurrent use.
+type Builder struct {
+	c      *Circuit
+	hash   map[nodeKey]NodeID
+	pos    string
+	consts [2]NodeID
+}
+
+type nodeKey struct {
+	op    Op
+	in    [MaxLUTInputs]NodeID
+	n     int8
+	table uint64
+}
+
+// NewBuilder starts an empty circuit with the given name.
+func NewBuilder(name string) *Builder {
+	return &Builder{c: &Circuit{Name: name}, hash: map[nodeKey]NodeID{}, consts: [2]NodeID{-1, -1}}
+}
+
+// SetPos sets the source position recorded on nodes created from now on.
+func (b *Builder) SetPos(pos string) { b.pos = pos }
+
+// Pos returns the source position currently recorded on new nodes.
+func (b *Builder) Pos() string { return b.pos }
+
+// Len is the number of nodes created so far.
+func (b *Builder) Len() int { return len(b.c.Nodes) }
+
+// Node returns node id as created so far (read-only).
+func (b *Builder) Node(id NodeID) *Node { return &b.c.Nodes[id] }
+
+func (b *Builder) add(n Node) NodeID {
+	n.Pos = b.pos
+	b.c.Nodes = append(b.c.Nodes, n)
+	return NodeID(len(b.c.Nodes) - 1)
+}
+
+// Input declares an input bus and returns its bits (element-major, LSB first).
+func (b *Builder) Input(name string, width int, signed bool, dims ...int) []NodeID {
+	bus := Bus{Name: name, Width: width, Signed: signed, Dims: append([]int(nil), dims...)}
+	busIdx := int32(len(b.c.Inputs))
+	total := width * bus.Elems()
+	bus.Bits = make([]NodeID, total)
+	for i := range bus.Bits {
+		bus.Bits[i] = b.add(Node{Op: OpInput, Bus: busIdx, Bit: int32(i)})
+	}
+	b.c.Inputs = append(b.c.Inputs, bus)
+	return append([]NodeID(nil), bus.Bits...)
+}
+
+// Output declares an output bus driven by bits (element-major, LSB first).
+func (b *Builder) Output(name string, width int, signed bool, bits []NodeID, dims ...int) {
+	b.c.Outputs = append(b.c.Outputs, Bus{Name: name, Width: width, Signed: signed,
+		Dims: append([]int(nil), dims...), Bits: append([]NodeID(nil), bits...)})
+}
+
+// Const returns the constant node for v, creating it once.
+func (b *Builder) Const(v bool) NodeID {
+	i := 0
+	if v {
+		i = 1
+	}
+	if b.consts[i] < 0 {
+		op := OpConst0
+		if v {
+			op = OpConst1
+		}
+		b.consts[i] = b.add(Node{Op: op})
+	}
+	return b.consts[i]
+}
+
+// ConstValue reports whether id is a constant node and its value.
+func (b *Builder) ConstValue(id NodeID) (value, ok bool) {
+	switch b.c.Nodes[id].Op {
+	case OpConst0:
+		return false, true
+	case OpConst1:
+		return true, true
+	}
+	return false, false
+}
+
+func (b *Builder) hashed(k nodeKey, mk func() Node) NodeID {
+	if id, ok := b.hash[k]; ok {
+		return id
+	}
+	id := b.add(mk())
+	b.hash[k] = id
+	return id
+}
+
+func (b *Builder) gate2(op Op, x, y NodeID) NodeID {
+	if x > y && op != OpAndNY { // commutative: normalise the operand order
+		x, y = y, x
+	}
+	return b.hashed(nodeKey{op: op, in: [MaxLUTInputs]NodeID{x, y}, n: 2},
+		func() Node { return Node{Op: op, In: []NodeID{x, y}} })
+}
+
+// Not returns ¬x.
+func (b *Builder) Not(x NodeID) NodeID {
+	if v, ok := b.ConstValue(x); ok {
+		return b.Const(!v)
+	}
+	if n := &b.c.Nodes[x]; n.Op == OpNot {
+		return n.In[0]
+	}
+	return b.hashed(nodeKey{op: OpNot, in: [MaxLUTInputs]NodeID{x}, n: 1},
+		func() Node { return Node{Op: OpNot, In: []NodeID{x}} })
+}
+
+// isNegationOf reports whether x is NOT y or y is NOT x.
+func (b *Builder) isNegationOf(x, y NodeID) bool {
+	nx, ny := &b.c.Nodes[x], &b.c.Nodes[y]
+	return (nx.Op == OpNot && nx.In[0] == y) || (ny.Op == OpNot && ny.In[0] == x)
+}
+
+// And returns x ∧ y.
+func (b *Builder) And(x, y NodeID) NodeID {
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && !vx, cy && !vy:
+		return b.Const(false)
+	case cx:
+		return y
+	case cy:
+		return x
+	case x == y:
+		return x
+	case b.isNegationOf(x, y):
+		return b.Const(false)
+	}
+	return b.gate2(OpAnd, x, y)
+}
+
+// Or returns x ∨ y.
+func (b *Builder) Or(x, y NodeID) NodeID {
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && vx, cy && vy:
+		return b.Const(true)
+	case cx:
+		return y
+	case cy:
+		return x
+	case x == y:
+		return x
+	case b.isNegationOf(x, y):
+		return b.Const(true)
+	}
+	return b.gate2(OpOr, x, y)
+}
+
+// Xor returns x ⊕ y.
+func (b *Builder) Xor(x, y NodeID) NodeID {
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && cy:
+		return b.Const(vx != vy)
+	case cx && vx:
+		return b.Not(y)
+	case cx:
+		return y
+	case cy && vy:
+		return b.Not(x)
+	case cy:
+		return x
+	case x == y:
+		return b.Const(false)
+	case b.isNegationOf(x, y):
+		return b.Const(true)
+	}
+	return b.gate2(OpXor, x, y)
+}
+
+// Nand returns ¬(x ∧ y) as a single gate when it cannot be simplified.
+func (b *Builder) Nand(x, y NodeID) NodeID {
+	r := b.And(x, y)
+	if b.c.Nodes[r].Op != OpAnd || len(b.c.Nodes[r].In) != 2 {
+		return b.Not(r)
+	}
+	return b.gate2(OpNand, x, y)
+}
+
+// Nor returns ¬(x ∨ y) as a single gate when it cannot be simplified.
+func (b *Builder) Nor(x, y NodeID) NodeID {
+	r := b.Or(x, y)
+	if b.c.Nodes[r].Op != OpOr {
+		return b.Not(r)
+	}
+	return b.gate2(OpNor, x, y)
+}
+
+// Xnor returns ¬(x ⊕ y) as a single gate when it cannot be simplified.
+func (b *Builder) Xnor(x, y NodeID) NodeID {
+	r := b.Xor(x, y)
+	if b.c.Nodes[r].Op != OpXor {
+		return b.Not(r)
+	}
+	return b.gate2(OpXnor, x, y)
+}
+
+// AndNY returns x ∧ ¬y.
+func (b *Builder) AndNY(x, y NodeID) NodeID {
+	if _, cy := b.ConstValue(y); cy || x == y || b.isNegationOf(x, y) {
+		return b.And(x, b.Not(y))
+	}
+	if _, cx := b.ConstValue(x); cx {
+		return b.And(x, b.Not(y))
+	}
+	return b.gate2(OpAndNY, x, y)
+}
+
+// Mux returns sel ? t : f.
+func (b *Builder) Mux(sel, t, f NodeID) NodeID {
+	if v, ok := b.ConstValue(sel); ok {
+		if v {
+			return t
+		}
+		return f
+	}
+	if t == f {
+		return t
+	}
+	vt, ct := b.ConstValue(t)
+	vf, cf := b.ConstValue(f)
+	switch {
+	case ct && cf: // t != f here
+		if vt {
+			return sel
+		}
+		return b.Not(sel)
+	case ct && vt:
+		return b.Or(sel, f)
+	case ct:
+		return b.AndNY(f, sel)
+	case cf && vf:
+		return b.Or(b.Not(sel), t)
+	case cf:
+		return b.And(sel, t)
+	case t == sel:
+		return b.Or(sel, f)
+	case f == sel:
+		return b.And(sel, t)
+	}
+	return b.hashed(nodeKey{op: OpMux, in: [MaxLUTInputs]NodeID{sel, t, f}, n: 3},
+		func() Node { return Node{Op: OpMux, In: []NodeID{sel, t, f}} })
+}
+
+// LUT returns a lookup-table node over ins (In[0] least significant index bit).
+// It panics if len(ins) is outside 1..MaxLUTInputs: that is a caller bug.
+func (b *Builder) LUT(table uint64, ins ...NodeID) NodeID {
+	k := len(ins)
+	if k < 1 || k > MaxLUTInputs {
+		panic(fmt.Sprintf("ir: LUT with %d inputs", k))
+	}
+	if k < 6 {
+		table &= (uint64(1) << (1 << k)) - 1
+	}
+	key := nodeKey{op: OpLUT, n: int8(k), table: table}
+	copy(key.in[:], ins)
+	return b.hashed(key, func() Node { return Node{Op: OpLUT, In: append([]NodeID(nil), ins...), Table: table} })
+}
+
+// Raw appends a node without folding or hashing (importers use it to keep a
+// netlist exactly as written). Fanins must already exist.
+func (b *Builder) Raw(n Node) NodeID {
+	n.In = append([]NodeID(nil), n.In...)
+	return b.add(n)
+}
+
+// Circuit returns the circuit built so far without checking it.
+func (b *Builder) Circuit() *Circuit { return b.c }
+
+// Build verifies and returns the circuit.
+func (b *Builder) Build() (*Circuit, error) {
+	if err := Verify(b.c); err != nil {
+		return nil, err
+	}
+	return b.c, nil
+}
