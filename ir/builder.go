@@ -11,6 +11,8 @@ type Builder struct {
 	hash   map[nodeKey]NodeID
 	pos    string
 	consts [2]NodeID
+	noFold bool // SetFolding(false): emit gates as asked
+	noHash bool // SetHashing(false): never reuse an existing gate
 }
 
 type nodeKey struct {
@@ -24,6 +26,13 @@ type nodeKey struct {
 func NewBuilder(name string) *Builder {
 	return &Builder{c: &Circuit{Name: name}, hash: map[nodeKey]NodeID{}, consts: [2]NodeID{-1, -1}}
 }
+
+// SetFolding turns constant folding and trivial identities on (the default)
+// or off. Passes use it to give folding and hashing one job each.
+func (b *Builder) SetFolding(on bool) { b.noFold = !on }
+
+// SetHashing turns structural hashing on (the default) or off.
+func (b *Builder) SetHashing(on bool) { b.noHash = !on }
 
 // SetPos sets the source position recorded on nodes created from now on.
 func (b *Builder) SetPos(pos string) { b.pos = pos }
@@ -90,6 +99,9 @@ func (b *Builder) ConstValue(id NodeID) (value, ok bool) {
 }
 
 func (b *Builder) hashed(k nodeKey, mk func() Node) NodeID {
+	if b.noHash {
+		return b.add(mk())
+	}
 	if id, ok := b.hash[k]; ok {
 		return id
 	}
@@ -108,12 +120,19 @@ func (b *Builder) gate2(op Op, x, y NodeID) NodeID {
 
 // Not returns ¬x.
 func (b *Builder) Not(x NodeID) NodeID {
+	if b.noFold {
+		return b.not(x)
+	}
 	if v, ok := b.ConstValue(x); ok {
 		return b.Const(!v)
 	}
 	if n := &b.c.Nodes[x]; n.Op == OpNot {
 		return n.In[0]
 	}
+	return b.not(x)
+}
+
+func (b *Builder) not(x NodeID) NodeID {
 	return b.hashed(nodeKey{op: OpNot, in: [MaxLUTInputs]NodeID{x}, n: 1},
 		func() Node { return Node{Op: OpNot, In: []NodeID{x}} })
 }
@@ -126,105 +145,140 @@ func (b *Builder) isNegationOf(x, y NodeID) bool {
 
 // And returns x ∧ y.
 func (b *Builder) And(x, y NodeID) NodeID {
-	vx, cx := b.ConstValue(x)
-	vy, cy := b.ConstValue(y)
-	switch {
-	case cx && !vx, cy && !vy:
-		return b.Const(false)
-	case cx:
-		return y
-	case cy:
-		return x
-	case x == y:
-		return x
-	case b.isNegationOf(x, y):
-		return b.Const(false)
+	if r, ok := b.foldAnd(x, y); ok {
+		return r
 	}
 	return b.gate2(OpAnd, x, y)
 }
 
 // Or returns x ∨ y.
 func (b *Builder) Or(x, y NodeID) NodeID {
-	vx, cx := b.ConstValue(x)
-	vy, cy := b.ConstValue(y)
-	switch {
-	case cx && vx, cy && vy:
-		return b.Const(true)
-	case cx:
-		return y
-	case cy:
-		return x
-	case x == y:
-		return x
-	case b.isNegationOf(x, y):
-		return b.Const(true)
+	if r, ok := b.foldOr(x, y); ok {
+		return r
 	}
 	return b.gate2(OpOr, x, y)
 }
 
 // Xor returns x ⊕ y.
 func (b *Builder) Xor(x, y NodeID) NodeID {
-	vx, cx := b.ConstValue(x)
-	vy, cy := b.ConstValue(y)
-	switch {
-	case cx && cy:
-		return b.Const(vx != vy)
-	case cx && vx:
-		return b.Not(y)
-	case cx:
-		return y
-	case cy && vy:
-		return b.Not(x)
-	case cy:
-		return x
-	case x == y:
-		return b.Const(false)
-	case b.isNegationOf(x, y):
-		return b.Const(true)
+	if r, ok := b.foldXor(x, y); ok {
+		return r
 	}
 	return b.gate2(OpXor, x, y)
 }
 
-// Nand returns ¬(x ∧ y) as a single gate when it cannot be simplified.
+// Nand returns ¬(x ∧ y).
 func (b *Builder) Nand(x, y NodeID) NodeID {
-	r := b.And(x, y)
-	if b.c.Nodes[r].Op != OpAnd || len(b.c.Nodes[r].In) != 2 {
+	if r, ok := b.foldAnd(x, y); ok {
 		return b.Not(r)
 	}
 	return b.gate2(OpNand, x, y)
 }
 
-// Nor returns ¬(x ∨ y) as a single gate when it cannot be simplified.
+// Nor returns ¬(x ∨ y).
 func (b *Builder) Nor(x, y NodeID) NodeID {
-	r := b.Or(x, y)
-	if b.c.Nodes[r].Op != OpOr {
+	if r, ok := b.foldOr(x, y); ok {
 		return b.Not(r)
 	}
 	return b.gate2(OpNor, x, y)
 }
 
-// Xnor returns ¬(x ⊕ y) as a single gate when it cannot be simplified.
+// Xnor returns ¬(x ⊕ y).
 func (b *Builder) Xnor(x, y NodeID) NodeID {
-	r := b.Xor(x, y)
-	if b.c.Nodes[r].Op != OpXor {
+	if r, ok := b.foldXor(x, y); ok {
 		return b.Not(r)
 	}
 	return b.gate2(OpXnor, x, y)
 }
 
+// foldAnd simplifies x ∧ y without creating a gate, if an identity applies.
+func (b *Builder) foldAnd(x, y NodeID) (NodeID, bool) {
+	if b.noFold {
+		return 0, false
+	}
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && !vx, cy && !vy:
+		return b.Const(false), true
+	case cx:
+		return y, true
+	case cy:
+		return x, true
+	case x == y:
+		return x, true
+	case b.isNegationOf(x, y):
+		return b.Const(false), true
+	}
+	return 0, false
+}
+
+// foldOr simplifies x ∨ y without creating a gate, if an identity applies.
+func (b *Builder) foldOr(x, y NodeID) (NodeID, bool) {
+	if b.noFold {
+		return 0, false
+	}
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && vx, cy && vy:
+		return b.Const(true), true
+	case cx:
+		return y, true
+	case cy:
+		return x, true
+	case x == y:
+		return x, true
+	case b.isNegationOf(x, y):
+		return b.Const(true), true
+	}
+	return 0, false
+}
+
+// foldXor simplifies x ⊕ y (creating at most a NOT), if an identity applies.
+func (b *Builder) foldXor(x, y NodeID) (NodeID, bool) {
+	if b.noFold {
+		return 0, false
+	}
+	vx, cx := b.ConstValue(x)
+	vy, cy := b.ConstValue(y)
+	switch {
+	case cx && cy:
+		return b.Const(vx != vy), true
+	case cx && vx:
+		return b.Not(y), true
+	case cx:
+		return y, true
+	case cy && vy:
+		return b.Not(x), true
+	case cy:
+		return x, true
+	case x == y:
+		return b.Const(false), true
+	case b.isNegationOf(x, y):
+		return b.Const(true), true
+	}
+	return 0, false
+}
+
 // AndNY returns x ∧ ¬y.
 func (b *Builder) AndNY(x, y NodeID) NodeID {
-	if _, cy := b.ConstValue(y); cy || x == y || b.isNegationOf(x, y) {
-		return b.And(x, b.Not(y))
+	if b.noFold {
+		return b.gate2(OpAndNY, x, y)
 	}
-	if _, cx := b.ConstValue(x); cx {
-		return b.And(x, b.Not(y))
+	_, cx := b.ConstValue(x)
+	_, cy := b.ConstValue(y)
+	if cx || cy || x == y || b.isNegationOf(x, y) {
+		return b.And(x, b.Not(y)) // folds to a constant or a wire
 	}
 	return b.gate2(OpAndNY, x, y)
 }
 
 // Mux returns sel ? t : f.
 func (b *Builder) Mux(sel, t, f NodeID) NodeID {
+	if b.noFold {
+		return b.mux(sel, t, f)
+	}
 	if v, ok := b.ConstValue(sel); ok {
 		if v {
 			return t
@@ -255,6 +309,10 @@ func (b *Builder) Mux(sel, t, f NodeID) NodeID {
 	case f == sel:
 		return b.And(sel, t)
 	}
+	return b.mux(sel, t, f)
+}
+
+func (b *Builder) mux(sel, t, f NodeID) NodeID {
 	return b.hashed(nodeKey{op: OpMux, in: [MaxLUTInputs]NodeID{sel, t, f}, n: 3},
 		func() Node { return Node{Op: OpMux, In: []NodeID{sel, t, f}} })
 }

@@ -1,0 +1,196 @@
+package optimize
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// randomCircuit builds an unsimplified circuit (via Builder.Raw) full of
+// constants, repeated inputs, duplicate gates, LUTs and dead logic.
+func randomCircuit(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	b := ir.NewBuilder("rand")
+	ids := b.Input("x", nIn, false)
+	ids = append(ids, b.Raw(ir.Node{Op: ir.OpConst0}), b.Raw(ir.Node{Op: ir.OpConst1}))
+	pick := func() ir.NodeID { return ids[rng.IntN(len(ids))] }
+	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}
+	for g := 0; g < nGates; g++ {
+		op := ops[rng.IntN(len(ops))]
+		n := ir.Node{Op: op}
+		k := op.Arity()
+		if op == ir.OpLUT {
+			k = 1 + rng.IntN(4)
+			n.Table = rng.Uint64() & (1<<(1<<k) - 1)
+		}
+		for j := 0; j < k; j++ {
+			n.In = append(n.In, pick())
+		}
+		if rng.IntN(4) == 0 && len(ids) > nIn+2 { // duplicate an existing gate
+			prev := b.Node(ids[nIn+2+rng.IntN(len(ids)-nIn-2)])
+			if prev.Op.IsGate() {
+				n = ir.Node{Op: prev.Op, In: append([]ir.NodeID(nil), prev.In...), Table: prev.Table}
+			}
+		}
+		ids = append(ids, b.Raw(n))
+	}
+	outs := make([]ir.NodeID, 8)
+	for i := range outs {
+		outs[i] = ids[len(ids)-1-rng.IntN(nGates/2)]
+	}
+	b.Output("y", len(outs), false, outs)
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// sameFunction compares two circuits on all 2^n inputs (n <= 16).
+func sameFunction(t *testing.T, a, b *ir.Circuit) {
+	t.Helper()
+	n := a.NumInputBits()
+	if n > 16 {
+		t.Fatalf("sameFunction: %d inputs is too many for exhaustive comparison", n)
+	}
+	in := make([]uint64, n)
+	for base := 0; base < 1<<n; base += 64 {
+		for k := range in {
+			in[k] = 0
+			for lane := 0; lane < 64; lane++ {
+				if (base+lane)>>k&1 == 1 {
+					in[k] |= 1 << lane
+				}
+			}
+		}
+		oa, ob := a.EvalBits(in), b.EvalBits(in)
+		for k := range oa {
+			if oa[k] != ob[k] {
+				t.Fatalf("outputs differ at bit %d for inputs %d..%d", k, base, base+63)
+			}
+		}
+	}
+}
+
+// gates counts the gates that cost a bootstrap (NOT is free).
+func gates(c *ir.Circuit) int {
+	n := 0
+	for i := range c.Nodes {
+		if c.Nodes[i].Op.IsBootstrapped() {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for iter := 0; iter < 200; iter++ {
+		c := randomCircuit(rng, 2+rng.IntN(9), 20+rng.IntN(60))
+		for _, p := range []Pass{Fold, Hash, DCE} {
+			d, err := p.Run(c)
+			if err != nil {
+				t.Fatalf("%s: %v", p.Name, err)
+			}
+			if err := ir.Verify(d); err != nil {
+				t.Fatalf("%s: %v", p.Name, err)
+			}
+			sameFunction(t, c, d)
+			if gates(d) > gates(c) {
+				t.Fatalf("%s grew the circuit from %d to %d gates", p.Name, gates(c), gates(d))
+			}
+			checkProperty(t, p.Name, d)
+		}
+		d, err := Default().Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, d)
+		checkProperty(t, "fold", d)
+		checkProperty(t, "hash", d)
+		checkProperty(t, "dce", d)
+	}
+}
+
+func checkProperty(t *testing.T, pass string, c *ir.Circuit) {
+	t.Helper()
+	switch pass {
+	case "fold":
+		for i, n := range c.Nodes {
+			for _, x := range n.In {
+				if op := c.Nodes[x].Op; op == ir.OpConst0 || op == ir.OpConst1 {
+					t.Fatalf("after fold, node %d (%v) still reads a constant", i, n.Op)
+				}
+			}
+		}
+	case "hash":
+		seen := map[string]int{}
+		for i, n := range c.Nodes {
+			if !n.Op.IsGate() {
+				continue
+			}
+			key := n.Op.String()
+			in := append([]ir.NodeID(nil), n.In...)
+			if n.Op != ir.OpAndNY && n.Op != ir.OpMux && n.Op != ir.OpLUT && len(in) == 2 && in[0] > in[1] {
+				in[0], in[1] = in[1], in[0]
+			}
+			for _, x := range in {
+				key += " " + string(rune(x+1))
+			}
+			key += string(rune(n.Table & 0xffff))
+			if j, ok := seen[key]; ok && c.Nodes[j].Table == n.Table {
+				t.Fatalf("after hash, nodes %d and %d are the same gate %v", j, i, n.Op)
+			}
+			seen[key] = i
+		}
+	case "dce":
+		used := make([]bool, len(c.Nodes))
+		for _, bus := range c.Outputs {
+			for _, id := range bus.Bits {
+				used[id] = true
+			}
+		}
+		for i := len(c.Nodes) - 1; i >= 0; i-- {
+			if used[i] {
+				for _, x := range c.Nodes[i].In {
+					used[x] = true
+				}
+			} else if c.Nodes[i].Op != ir.OpInput {
+				t.Fatalf("after dce, node %d (%v) reaches no output", i, c.Nodes[i].Op)
+			}
+		}
+	}
+}
+
+func TestFoldLUTReduces(t *testing.T) {
+	b := ir.NewBuilder("lut")
+	x := b.Input("x", 2, false)
+	one := b.Raw(ir.Node{Op: ir.OpConst1})
+	// majority(x0, x1, 1) = x0 | x1; majority(x0, x0, x1) = x0.
+	m1 := b.Raw(ir.Node{Op: ir.OpLUT, In: []ir.NodeID{x[0], x[1], one}, Table: 0b11101000})
+	m2 := b.Raw(ir.Node{Op: ir.OpLUT, In: []ir.NodeID{x[0], x[0], x[1]}, Table: 0b11101000})
+	b.Output("y", 2, false, []ir.NodeID{m1, m2})
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Default().Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFunction(t, c, d)
+	y := d.Outputs[0].Bits
+	if n := d.Nodes[y[0]]; n.Op != ir.OpLUT || len(n.In) != 2 || n.Table != 0b1110 {
+		t.Errorf("majority with a constant 1 became %v %v %b, want a 2-input OR table", n.Op, n.In, n.Table)
+	}
+	if y[1] != d.Inputs[0].Bits[0] {
+		t.Errorf("majority(x0, x0, x1) should be the wire x0, got node %v", d.Nodes[y[1]])
+	}
+}
+
+func TestPipelineOrdering(t *testing.T) {
+	p := &Pipeline{Passes: []Pass{DCE, Fold}}
+	if err := p.Validate(); err == nil {
+		t.Fatal("pipeline with dce before fold was accepted")
+	}
+}

@@ -1,0 +1,93 @@
+// Package optimize holds hcc's circuit passes. Each pass is a value with a
+// name, a one-line contract and a Run function over the IR (after the Go
+// compiler's SSA pass table): it takes a verified circuit and returns a new,
+// verified circuit computing the same function. A Pipeline runs passes in
+// order and checks their ordering constraints before it starts.
+package optimize
+
+import (
+	"fmt"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// Pass is one circuit transformation.
+type Pass struct {
+	// Name identifies the pass in pipelines, logs and -v output.
+	Name string
+	// Doc states what the pass requires and what it ensures.
+	Doc string
+	// Run transforms c. It must not modify c; it returns the new circuit.
+	Run func(c *ir.Circuit) (*ir.Circuit, error)
+}
+
+// Constraint says that pass Before must run before pass After whenever both
+// are in a pipeline.
+type Constraint struct{ Before, After string }
+
+// Pipeline is an ordered list of passes.
+type Pipeline struct {
+	Passes []Pass
+	// Check runs ir.Verify after every pass (tests and --check turn it on).
+	Check bool
+	// Observe, if set, is called after each pass with the result, e.g. to
+	// print statistics for `hcc compile -v`.
+	Observe func(pass string, c *ir.Circuit)
+}
+
+// constraints lists the ordering rules between known passes, checked by
+// Pipeline.Validate. Folding first leaves hashing fewer distinct nodes, and
+// dead-gate removal last cleans up what the others orphaned.
+var constraints = []Constraint{
+	{"fold", "hash"},
+	{"hash", "dce"},
+	{"fold", "dce"},
+}
+
+// Validate checks the pipeline's ordering constraints.
+func (p *Pipeline) Validate() error {
+	index := map[string]int{}
+	for i, ps := range p.Passes {
+		if ps.Run == nil {
+			return fmt.Errorf("pass %q has no Run function", ps.Name)
+		}
+		index[ps.Name] = i
+	}
+	for _, c := range constraints {
+		bi, okB := index[c.Before]
+		ai, okA := index[c.After]
+		if okB && okA && bi > ai {
+			return fmt.Errorf("pipeline runs %q before %q, but %q must come first", c.After, c.Before, c.Before)
+		}
+	}
+	return nil
+}
+
+// Run applies the passes in order.
+func (p *Pipeline) Run(c *ir.Circuit) (*ir.Circuit, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	for _, ps := range p.Passes {
+		next, err := ps.Run(c)
+		if err != nil {
+			return nil, fmt.Errorf("pass %s: %w", ps.Name, err)
+		}
+		if p.Check {
+			if err := ir.Verify(next); err != nil {
+				return nil, fmt.Errorf("internal error in pass %q: %w", ps.Name, err)
+			}
+		}
+		if p.Observe != nil {
+			p.Observe(ps.Name, next)
+		}
+		c = next
+	}
+	return c, nil
+}
+
+// Default returns the backend-independent cleanup pipeline: constant folding,
+// structural hashing, dead-gate removal.
+func Default() *Pipeline {
+	return &Pipeline{Passes: []Pass{Fold, Hash, DCE}}
+}

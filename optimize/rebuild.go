@@ -1,0 +1,72 @@
+package optimize
+
+import "github.com/hcc-fhe/hcc/ir"
+
+// rebuild copies c node by node through a fresh ir.Builder, mapping each old
+// node to a new one with emit. The builder's folding and hashing do the
+// simplification; emit decides how each node is re-expressed. Inputs and
+// outputs keep their names, types and order.
+func rebuild(c *ir.Circuit, emit func(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
+	b := ir.NewBuilder(c.Name)
+	m := make([]ir.NodeID, len(c.Nodes))
+	for i := range c.Inputs {
+		bus := &c.Inputs[i]
+		bits := b.Input(bus.Name, bus.Width, bus.Signed, bus.Dims...)
+		for j, id := range bus.Bits {
+			m[id] = bits[j]
+		}
+	}
+	var in []ir.NodeID
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		if n.Op == ir.OpInput {
+			continue
+		}
+		in = in[:0]
+		for _, x := range n.In {
+			in = append(in, m[x])
+		}
+		b.SetPos(n.Pos)
+		m[i] = emit(b, n, in)
+	}
+	for i := range c.Outputs {
+		bus := &c.Outputs[i]
+		bits := make([]ir.NodeID, len(bus.Bits))
+		for j, id := range bus.Bits {
+			bits[j] = m[id]
+		}
+		b.Output(bus.Name, bus.Width, bus.Signed, bits, bus.Dims...)
+	}
+	return b.Build()
+}
+
+// emitSame re-creates n through the builder's folding constructors.
+func emitSame(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
+	switch n.Op {
+	case ir.OpConst0:
+		return b.Const(false)
+	case ir.OpConst1:
+		return b.Const(true)
+	case ir.OpNot:
+		return b.Not(in[0])
+	case ir.OpAnd:
+		return b.And(in[0], in[1])
+	case ir.OpOr:
+		return b.Or(in[0], in[1])
+	case ir.OpXor:
+		return b.Xor(in[0], in[1])
+	case ir.OpNand:
+		return b.Nand(in[0], in[1])
+	case ir.OpNor:
+		return b.Nor(in[0], in[1])
+	case ir.OpXnor:
+		return b.Xnor(in[0], in[1])
+	case ir.OpAndNY:
+		return b.AndNY(in[0], in[1])
+	case ir.OpMux:
+		return b.Mux(in[0], in[1], in[2])
+	case ir.OpLUT:
+		return foldLUT(b, n.Table, in)
+	}
+	panic("optimize: internal error: unexpected op " + n.Op.String())
+}
