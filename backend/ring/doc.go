@@ -1,0 +1,50 @@
+// Package ring is hcc's shared lattice arithmetic: modular arithmetic for
+// NTT-friendly primes and the negacyclic number-theoretic transform over
+// Z_Q[X]/(X^N + 1), used by backend/fhew (32-bit, Q < 2^30) and backend/bgv
+// (64-bit, Q < 2^61).
+//
+// # Two widths, one shape
+//
+// Modulus32/NTT32 work on []uint32 polynomials and need Q < 2^30, so that the
+// lazy ranges [0, 2Q) and [0, 4Q) of Harvey's butterflies fit a uint32 and a
+// product of two residues fits a uint64. Modulus64/NTT64 work on []uint64 and
+// need Q < 2^61 (4Q < 2^64 for the lazy butterflies). Both expose the same
+// method set; the 32-bit one is the FHEW hot path and is tuned for it.
+//
+// # Domains
+//
+// A polynomial a = Σ a_i X^i is held in the coefficient domain as the slice
+// (a_0, ..., a_{N-1}) with every a_i in [0, Q). Forward maps it to the NTT
+// (evaluation) domain, where multiplication in Z_Q[X]/(X^N+1) is the
+// slot-wise product (MulCoeffs). Unless a function says otherwise, inputs and
+// outputs are fully reduced, i.e. in [0, Q); functions with the Lazy suffix
+// document their wider ranges.
+//
+// # NTT slot order
+//
+// Let ψ = NTT.Psi, the primitive 2N-th root of unity chosen by PrimitiveRoot
+// (deterministic for a given (Q, N), so NTT-domain keys are portable), and let
+// brv(k) be the reversal of the log2(N) low bits of k. Forward is a
+// Cooley–Tukey transform that reads natural order and writes bit-reversed
+// order, so
+//
+//	Forward(a)[k] = a(ψ^(2·brv(k)+1)),  k = 0..N-1.
+//
+// Inverse is the Gentleman–Sande transform that reads this order back and
+// writes natural order; it folds the N^-1 scaling into its last stage. There
+// is no separate bit-reversal pass.
+//
+// # Automorphisms
+//
+// The automorphism X -> X^t (t odd) maps slot exponents e -> e·t mod 2N, so in
+// the NTT domain it is the permutation out[k] = in[AutomorphismNTTIndex(N,t)[k]]
+// (see AutomorphismNTT). In the coefficient domain it moves a_i to position
+// i·t mod 2N with a sign flip when that position is >= N (AutomorphismCoeff).
+//
+// # Hot loops
+//
+// Kernels write into a caller-given output (output argument last), take no
+// hidden scratch, and allocate nothing. Tables (twiddles with Shoup
+// companions, automorphism indices) are precomputed once; all types are
+// immutable after construction and safe for concurrent use.
+package ring
