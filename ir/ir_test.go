@@ -159,3 +159,38 @@ func TestVerifyRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalGateMatchesEvalBits checks the single-gate evaluator against the
+// circuit evaluator on every op, with random lanes.
+func TestEvalGateMatchesEvalBits(t *testing.T) {
+	ops := []Op{OpNot, OpAnd, OpOr, OpXor, OpNand, OpNor, OpXnor, OpAndNY, OpMux, OpLUT}
+	for _, op := range ops {
+		for k := 1; k <= MaxLUTInputs; k++ {
+			arity := op.Arity()
+			if op == OpLUT {
+				arity = k
+			} else if k > 1 {
+				break
+			}
+			b := NewBuilder("g")
+			x := b.Input("x", arity, false)
+			table := uint64(0x9c3a_5f21_7e04_b6d8)
+			if arity < 6 {
+				table &= 1<<(1<<arity) - 1
+			}
+			g := b.Raw(Node{Op: op, In: x, Table: table})
+			b.Output("y", 1, false, []NodeID{g})
+			c, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := make([]uint64, arity)
+			for j := range in {
+				in[j] = 0x0123_4567_89ab_cdef*uint64(j+1) ^ uint64(j)<<40 ^ 0xf0f0_0ff0_3c3c_a5a5>>j
+			}
+			if got, want := EvalGate(op, table, in), c.EvalBits(in)[0]; got != want {
+				t.Errorf("%v/k=%d: EvalGate %#x, EvalBits %#x", op, arity, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,231 @@
+// Package runtime runs a compiled circuit on an encrypted backend. Its
+// scheduler is dataflow-driven: a node starts as soon as its last fanin is
+// ready (no level barriers), at most Threads nodes run at once, and a
+// ciphertext goes back to a free list once its last consumer has run, so
+// memory follows the circuit's live width rather than its size.
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// Options configure a run.
+type Options struct {
+	// Threads bounds the number of nodes evaluated at once (>= 1).
+	Threads int
+	// Progress, if non-nil, receives a progress line while the run goes on
+	// (done/total bootstraps, rate, ETA). Pass os.Stderr only when it is a
+	// terminal (see IsTerminal); nil keeps the run quiet.
+	Progress io.Writer
+	// ProgressEvery is the refresh interval (default 250 ms).
+	ProgressEvery time.Duration
+}
+
+// Stats summarise a finished run.
+type Stats struct {
+	Nodes      int           // nodes evaluated (gates and constants)
+	Bootstraps int           // gates that cost a bootstrap (all but NOT)
+	Wall       time.Duration // elapsed time of the whole run
+	Busy       time.Duration // summed time workers spent inside Eval
+	Threads    int
+}
+
+// PerBootstrap is the average wall time per bootstrap.
+func (s Stats) PerBootstrap() time.Duration {
+	if s.Bootstraps == 0 {
+		return 0
+	}
+	return s.Wall / time.Duration(s.Bootstraps)
+}
+
+// Efficiency is busy time / (threads × wall): 1 means every thread was busy
+// for the whole run.
+func (s Stats) Efficiency() float64 {
+	if s.Wall <= 0 || s.Threads == 0 {
+		return 0
+	}
+	return float64(s.Busy) / (float64(s.Threads) * float64(s.Wall))
+}
+
+// String renders the stats for the CLI.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d bootstraps in %v (%v per bootstrap), %d threads, parallel efficiency %.0f%%",
+		s.Bootstraps, s.Wall.Round(time.Millisecond), s.PerBootstrap().Round(time.Microsecond), s.Threads, 100*s.Efficiency())
+}
+
+// NodeError reports the node at which a run failed.
+type NodeError struct {
+	Node ir.NodeID
+	Op   ir.Op
+	Pos  string // source position, if the circuit carries one
+	Err  error
+}
+
+func (e *NodeError) Error() string {
+	where := fmt.Sprintf("node %d (%v)", e.Node, e.Op)
+	if e.Pos != "" {
+		where += " from " + e.Pos
+	}
+	return where + ": " + e.Err.Error()
+}
+
+func (e *NodeError) Unwrap() error { return e.Err }
+
+// Run evaluates c on encrypted inputs (one ciphertext per input bit, in the
+// layout of ir.Circuit.EvalBits) and returns one ciphertext per output bit.
+// The first error cancels the run and is returned as a *NodeError.
+func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []backend.Ciphertext, opts Options) ([]backend.Ciphertext, Stats, error) {
+	if len(inputs) != c.NumInputBits() {
+		return nil, Stats{}, fmt.Errorf("circuit %q takes %d input bits, got %d ciphertexts", c.Name, c.NumInputBits(), len(inputs))
+	}
+	caps := ev.Capabilities()
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		if n.Op.IsGate() && !caps.Supports(n.Op) {
+			return nil, Stats{}, &NodeError{Node: ir.NodeID(i), Op: n.Op, Pos: n.Pos, Err: errors.New("the backend cannot evaluate this op; lower it first")}
+		}
+		if n.Op == ir.OpLUT && (caps.LUT == nil || !caps.LUT.CanEvalLUT(n.Table, len(n.In))) {
+			return nil, Stats{}, &NodeError{Node: ir.NodeID(i), Op: n.Op, Pos: n.Pos, Err: fmt.Errorf("the backend cannot evaluate LUT%d %#x in one bootstrap", len(n.In), n.Table)}
+		}
+	}
+	threads := max(opts.Threads, 1)
+	s := newSchedule(c)
+	r := &run{c: c, s: s, ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
+	for i := 0; i < threads; i++ {
+		r.workers <- ev.NewWorker()
+	}
+	offs := inputOffsets(c)
+	for i := range c.Nodes {
+		if n := &c.Nodes[i]; n.Op == ir.OpInput {
+			r.ct[i] = inputs[offs[n.Bus]+int(n.Bit)]
+		}
+	}
+
+	start := time.Now()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(threads)
+	ready := make(chan ir.NodeID, len(c.Nodes))
+	for _, id := range s.initial {
+		ready <- id
+	}
+	stopProgress := r.startProgress(opts, start)
+	total := s.gates
+	dispatched := 0
+	var err error
+loop:
+	for dispatched < total {
+		select {
+		case id := <-ready:
+			dispatched++
+			g.Go(func() error { return r.evalNode(gctx, id, ready) })
+		case <-gctx.Done():
+			break loop
+		}
+	}
+	if werr := g.Wait(); werr != nil {
+		err = werr
+	} else if cerr := ctx.Err(); cerr != nil && dispatched < total {
+		err = cerr
+	}
+	stopProgress()
+	stats := Stats{Nodes: total, Bootstraps: s.bootstraps, Wall: time.Since(start), Busy: time.Duration(r.busy.Load()), Threads: threads}
+	if err != nil {
+		return nil, stats, err
+	}
+	out := make([]backend.Ciphertext, 0, c.NumOutputBits())
+	for i := range c.Outputs {
+		for _, id := range c.Outputs[i].Bits {
+			out = append(out, r.ct[id])
+		}
+	}
+	return out, stats, nil
+}
+
+type run struct {
+	c       *ir.Circuit
+	s       *schedule
+	ct      []backend.Ciphertext
+	workers chan backend.Worker
+	busy    atomic.Int64 // nanoseconds inside Eval
+	done    atomic.Int64 // bootstrapped gates finished
+	freeMu  sync.Mutex
+	free    []backend.Ciphertext // released ciphertexts for reuse
+}
+
+func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready chan<- ir.NodeID) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := <-r.workers
+	defer func() { r.workers <- w }()
+	n := &r.c.Nodes[id]
+	out := r.take(w)
+	t0 := time.Now()
+	if n.Op == ir.OpConst0 || n.Op == ir.OpConst1 {
+		w.Constant(n.Op == ir.OpConst1, out)
+	} else {
+		var inBuf [ir.MaxLUTInputs]backend.Ciphertext
+		in := inBuf[:len(n.In)]
+		for j, x := range n.In {
+			in[j] = r.ct[x]
+		}
+		if err := w.Eval(n, in, out); err != nil {
+			return &NodeError{Node: id, Op: n.Op, Pos: n.Pos, Err: err}
+		}
+	}
+	r.busy.Add(int64(time.Since(t0)))
+	if n.Op.IsBootstrapped() {
+		r.done.Add(1)
+	}
+	r.ct[id] = out
+	for _, x := range n.In {
+		if r.s.release(x) {
+			r.give(r.ct[x])
+			r.ct[x] = nil
+		}
+	}
+	for _, consumer := range r.s.consumers[id] {
+		if r.s.pending[consumer].Add(-1) == 0 {
+			ready <- consumer
+		}
+	}
+	return nil
+}
+
+func (r *run) take(w backend.Worker) backend.Ciphertext {
+	r.freeMu.Lock()
+	defer r.freeMu.Unlock()
+	if k := len(r.free); k > 0 {
+		ct := r.free[k-1]
+		r.free = r.free[:k-1]
+		return ct
+	}
+	return w.NewCiphertext()
+}
+
+func (r *run) give(ct backend.Ciphertext) {
+	r.freeMu.Lock()
+	r.free = append(r.free, ct)
+	r.freeMu.Unlock()
+}
+
+func inputOffsets(c *ir.Circuit) []int {
+	offs := make([]int, len(c.Inputs))
+	off := 0
+	for i := range c.Inputs {
+		offs[i] = off
+		off += len(c.Inputs[i].Bits)
+	}
+	return offs
+}
