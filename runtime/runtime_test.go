@@ -33,7 +33,7 @@ func (b *clearBackend) Capabilities() backend.Capabilities {
 
 type anyLUT struct{}
 
-func (anyLUT) MaxLUTInputs() int                 { return ir.MaxLUTInputs }
+func (anyLUT) MaxLUTInputs() int                   { return ir.MaxLUTInputs }
 func (anyLUT) CanEvalLUT(table uint64, k int) bool { return k <= 3 }
 
 func (b *clearBackend) NewWorker() backend.Worker { return &clearWorker{b: b} }
