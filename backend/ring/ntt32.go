@@ -74,7 +74,7 @@ func NewNTT32(N int, q uint32) (*NTT32, error) {
 // Forward sets out = NTT(in): in is in the coefficient domain, natural order,
 // with entries in [0, 4Q) (so fully or lazily reduced inputs are both fine);
 // out is in the NTT domain, bit-reversed order, fully reduced in [0, Q).
-// out may be in itself; len(in), len(out) >= N.
+// out may alias in (the same slice); len(in), len(out) >= N.
 func (r *NTT32) Forward(in, out []uint32) {
 	r.forwardStages(in, out)
 	r.forwardLast(out, true)
@@ -230,7 +230,7 @@ func (r *NTT32) forwardSmall(out []uint32, full bool) {
 // Inverse sets out = NTT^-1(in): in is in the NTT domain (bit-reversed order)
 // with entries in [0, 2Q); out is in the coefficient domain, natural order,
 // fully reduced in [0, Q). The N^-1 scaling is folded into the last stage.
-// out may be in itself; len(in), len(out) >= N.
+// out may alias in (the same slice); len(in), len(out) >= N.
 func (r *NTT32) Inverse(in, out []uint32) {
 	r.inverseStages(in, out)
 	r.inverseLast(out, true)
