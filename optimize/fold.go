@@ -4,17 +4,21 @@ import "github.com/hcc-fhe/hcc/ir"
 
 // Fold is constant propagation: gates with constant inputs, and trivial
 // identities such as x∧x or x⊕¬x, are replaced by constants or wires. LUT
-// nodes are reduced by their constant and repeated inputs.
+// nodes are reduced by their constant and repeated inputs. It hashes as it
+// goes, because identities like x∧x are visible only once equal gates are
+// one node; one pass in topological order then reaches a fixpoint.
 var Fold = Pass{
 	Name: "fold",
-	Doc:  "requires a verified circuit; ensures no gate has a constant input and no LUT has a repeated or unused input",
+	Doc:  "requires a verified circuit; ensures no gate has a constant input, no two gates are equal, and no LUT has a repeated or unused input",
 	Run: func(c *ir.Circuit) (*ir.Circuit, error) {
-		return rebuildWith(c, true, false)
+		return rebuildWith(c, true, true)
 	},
 }
 
-// Hash is structural hashing (common-subexpression elimination): gates with
-// the same op and inputs (commutative inputs normalised) are merged.
+// Hash is structural hashing alone (common-subexpression elimination): gates
+// with the same op and inputs (commutative inputs normalised) are merged, and
+// nothing is folded. Fold includes it; Hash is for circuits whose constants
+// must stay, such as a netlist being inspected.
 var Hash = Pass{
 	Name: "hash",
 	Doc:  "requires a verified circuit; ensures no two gates have the same op and inputs",

@@ -194,3 +194,29 @@ func TestPipelineOrdering(t *testing.T) {
 		t.Fatal("pipeline with dce before fold was accepted")
 	}
 }
+
+func TestAbsorbNot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 200; iter++ {
+		c := randomCircuit(rng, 2+rng.IntN(9), 20+rng.IntN(60))
+		c, err := Default().Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := AbsorbNot.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, d)
+		if gates(d) > gates(c) {
+			t.Fatalf("absorb-not added bootstrapped gates: %d -> %d", gates(c), gates(d))
+		}
+		for i, n := range d.Nodes {
+			for _, x := range n.In {
+				if d.Nodes[x].Op == ir.OpNot {
+					t.Fatalf("after absorb-not, node %d (%v) still reads NOT node %d", i, n.Op, x)
+				}
+			}
+		}
+	}
+}

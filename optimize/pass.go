@@ -36,22 +36,24 @@ type Pipeline struct {
 }
 
 // constraints lists the ordering rules between known passes, checked by
-// Pipeline.Validate. Folding first leaves hashing fewer distinct nodes, and
-// dead-gate removal last cleans up what the others orphaned.
+// Pipeline.Validate: dead-gate removal cleans up what the rewriting passes
+// orphan, so it must follow them.
 var constraints = []Constraint{
-	{"fold", "hash"},
-	{"hash", "dce"},
 	{"fold", "dce"},
+	{"hash", "dce"},
+	{"absorb-not", "dce"},
 }
 
 // Validate checks the pipeline's ordering constraints.
 func (p *Pipeline) Validate() error {
-	index := map[string]int{}
+	index := map[string]int{} // first occurrence of each pass
 	for i, ps := range p.Passes {
 		if ps.Run == nil {
 			return fmt.Errorf("pass %q has no Run function", ps.Name)
 		}
-		index[ps.Name] = i
+		if _, seen := index[ps.Name]; !seen {
+			index[ps.Name] = i
+		}
 	}
 	for _, c := range constraints {
 		bi, okB := index[c.Before]
@@ -86,8 +88,8 @@ func (p *Pipeline) Run(c *ir.Circuit) (*ir.Circuit, error) {
 	return c, nil
 }
 
-// Default returns the backend-independent cleanup pipeline: constant folding,
-// structural hashing, dead-gate removal.
+// Default returns the backend-independent cleanup pipeline: constant folding
+// with structural hashing, then dead-gate removal.
 func Default() *Pipeline {
-	return &Pipeline{Passes: []Pass{Fold, Hash, DCE}}
+	return &Pipeline{Passes: []Pass{Fold, DCE}}
 }
