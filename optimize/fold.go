@@ -109,4 +109,3 @@ func mergeInputs(table uint64, k, i, j int) uint64 {
 	}
 	return out
 }
-
