@@ -76,6 +76,8 @@ func foldLUT(b *ir.Builder, table uint64, in []ir.NodeID) ir.NodeID {
 		return ins[0]
 	case k == 1 && table == 0b01:
 		return b.Not(ins[0])
+	case k == 2: // every two-input function is a native gate (or a NOT of one)
+		return emitTable2(b, table, ins[0], ins[1])
 	}
 	return b.LUT(table, ins...)
 }

@@ -1,0 +1,406 @@
+package optimize
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// LUTTarget says which Boolean functions a backend evaluates in one bootstrap.
+// backend/fhew's parameter sets answer it from their noise budget.
+type LUTTarget interface {
+	// MaxLUTInputs is the largest fan-in of any supported function.
+	MaxLUTInputs() int
+	// CanEvalLUT reports whether the k-input truth table (bit i = f(i),
+	// input 0 least significant) costs one bootstrap.
+	CanEvalLUT(table uint64, k int) bool
+}
+
+// LUTMap returns the pass that covers the circuit with multi-input lookup
+// tables so that it needs as few bootstraps as possible, with depth as the
+// tie-break. It enumerates k-feasible priority cuts (k = min(maxInputs,
+// target.MaxLUTInputs())), costs each cut by area flow, keeps only cuts whose
+// function the target can evaluate (two-input functions and native gates are
+// always allowed), and recovers area over a few rounds using the fanout of
+// the current cover. Single-input functions cost nothing: NOT is free.
+func LUTMap(target LUTTarget, maxInputs int) Pass {
+	k := min(maxInputs, target.MaxLUTInputs(), ir.MaxLUTInputs)
+	return Pass{
+		Name: "lut-map",
+		Doc:  fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate or a LUT of at most %d inputs that the target evaluates in one bootstrap", k),
+		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
+			c, err := expandLUTs(c, target, k)
+			if err != nil {
+				return nil, err
+			}
+			m := &mapper{c: c, target: target, k: max(k, 2)}
+			return m.run()
+		},
+	}
+}
+
+// maxCuts is how many priority cuts each node keeps: more finds better covers
+// but slows enumeration roughly quadratically on two-input gates.
+const maxCuts = 10
+
+// areaRounds is how many times the cover is recomputed with fanouts taken
+// from the previous cover (area-flow recovery).
+const areaRounds = 3
+
+type cut struct {
+	leaves   [ir.MaxLUTInputs]ir.NodeID
+	n        int8
+	table    uint64 // function of the root over leaves, leaf 0 least significant
+	cost     int8   // bootstraps to implement the root with this cut: 0 or 1
+	feasible bool   // the target (or a native gate) implements it in one node
+	native   bool   // the root's own op on its own fanins
+	depth    int32  // bootstraps on the longest path from an input
+	flow     float64
+}
+
+func (ct *cut) leafSlice() []ir.NodeID { return ct.leaves[:ct.n] }
+
+type mapper struct {
+	c      *ir.Circuit
+	target LUTTarget
+	k      int
+	cuts   [][]cut
+	best   []int32   // index into cuts[i] of the chosen feasible cut; -1 for inputs
+	refs   []float64 // fanout estimate used by area flow
+	fanout []int
+}
+
+func (m *mapper) run() (*ir.Circuit, error) {
+	n := len(m.c.Nodes)
+	m.fanout = ir.Fanout(m.c)
+	m.refs = make([]float64, n)
+	for i, f := range m.fanout {
+		m.refs[i] = float64(max(f, 1))
+	}
+	for round := 0; round < areaRounds; round++ {
+		m.enumerate()
+		used := m.cover()
+		for i := range m.refs {
+			if used[i] > 0 {
+				m.refs[i] = float64(used[i])
+			} else {
+				m.refs[i] = float64(max(m.fanout[i], 1))
+			}
+		}
+	}
+	return m.emit()
+}
+
+// projections are the truth tables of the six variables over 64 minterms.
+var projections = [ir.MaxLUTInputs]uint64{
+	0xaaaaaaaaaaaaaaaa, 0xcccccccccccccccc, 0xf0f0f0f0f0f0f0f0,
+	0xff00ff00ff00ff00, 0xffff0000ffff0000, 0xffffffff00000000,
+}
+
+// enumerate computes the priority cuts and the best feasible cut of every node.
+func (m *mapper) enumerate() {
+	n := len(m.c.Nodes)
+	m.cuts = make([][]cut, n)
+	m.best = make([]int32, n)
+	var cand []cut
+	for i := range m.c.Nodes {
+		nd := &m.c.Nodes[i]
+		m.best[i] = -1
+		if !nd.Op.IsGate() {
+			continue
+		}
+		cand = cand[:0]
+		m.mergeFanins(ir.NodeID(i), nd, 0, cut{}, &cand)
+		if len(nd.In) > m.k { // the node itself, even if wider than k
+			var acc cut
+			for _, f := range nd.In {
+				acc, _ = unionLeaves(acc, m.faninCut(f, 0), ir.MaxLUTInputs)
+			}
+			m.finishCut(ir.NodeID(i), nd, acc, &cand)
+		}
+		m.cuts[i], m.best[i] = m.prune(cand)
+	}
+}
+
+// fanin cut options: the trivial cut {f} (index -1) or one of f's cuts.
+func (m *mapper) faninOptions(f ir.NodeID) int { return len(m.cuts[f]) + 1 }
+
+func (m *mapper) faninCut(f ir.NodeID, opt int) cut {
+	if opt == 0 {
+		var t cut
+		t.leaves[0], t.n, t.table = f, 1, 0b10
+		return t
+	}
+	return m.cuts[f][opt-1]
+}
+
+// mergeFanins recursively picks one cut per fanin, merges their leaves and,
+// when the union has at most k leaves, adds the root's cut to cand.
+func (m *mapper) mergeFanins(root ir.NodeID, nd *ir.Node, j int, acc cut, cand *[]cut) {
+	if j == len(nd.In) {
+		m.finishCut(root, nd, acc, cand)
+		return
+	}
+	f := nd.In[j]
+	for opt := 0; opt < m.faninOptions(f); opt++ {
+		fc := m.faninCut(f, opt)
+		merged, ok := unionLeaves(acc, fc, m.k)
+		if !ok {
+			continue
+		}
+		// Remember which option each fanin took in the spare table bits.
+		merged.table = acc.table | uint64(opt)<<(8*uint(j))
+		m.mergeFanins(root, nd, j+1, merged, cand)
+	}
+}
+
+func unionLeaves(a, b cut, k int) (cut, bool) {
+	out := a
+	for _, l := range b.leafSlice() {
+		found := false
+		for _, x := range out.leafSlice() {
+			if x == l {
+				found = true
+				break
+			}
+		}
+		if !found {
+			if int(out.n) == k {
+				return out, false
+			}
+			out.leaves[out.n] = l
+			out.n++
+		}
+	}
+	return out, true
+}
+
+// finishCut computes the root's function over the merged leaves, reduces
+// unused leaves, and costs the cut.
+func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
+	leaves := acc.leafSlice()
+	sort.Slice(leaves, func(a, b int) bool { return leaves[a] < leaves[b] })
+	var in [ir.MaxLUTInputs]uint64
+	native := true
+	for j, f := range nd.In {
+		opt := int(acc.table >> (8 * uint(j)) & 0xff)
+		fc := m.faninCut(f, opt)
+		if opt != 0 {
+			native = false
+		}
+		var vars [ir.MaxLUTInputs]uint64
+		for v, l := range fc.leafSlice() {
+			vars[v] = projections[indexOf(leaves, l)]
+		}
+		in[j] = evalTable(fc.table, vars[:fc.n])
+	}
+	t := ir.EvalGate(nd.Op, nd.Table, in[:len(nd.In)])
+	c := cut{leaves: acc.leaves, n: acc.n, table: maskTable(t, int(acc.n)), native: native}
+	c = reduceCut(c)
+	switch {
+	case c.n <= 1:
+		c.cost, c.feasible = 0, true // constant, wire or NOT
+	case c.n == 2 || c.native:
+		c.cost, c.feasible = 1, true // a native two-input gate or the node itself
+	default:
+		c.cost, c.feasible = 1, m.target.CanEvalLUT(c.table, int(c.n))
+	}
+	if nd.Op == ir.OpNot && c.native {
+		c.cost = 0
+	}
+	flow := float64(c.cost)
+	depth := int32(0)
+	for _, l := range c.leafSlice() {
+		if b := m.best[l]; b >= 0 {
+			lc := &m.cuts[l][b]
+			flow += lc.flow / m.refs[l]
+			depth = max(depth, lc.depth)
+		}
+	}
+	c.flow = flow
+	c.depth = depth + int32(c.cost)
+	*cand = append(*cand, c)
+}
+
+func indexOf(xs []ir.NodeID, x ir.NodeID) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	panic("optimize: internal error in pass \"lut-map\": leaf not in cut")
+}
+
+func maskTable(t uint64, k int) uint64 {
+	if k >= 6 {
+		return t
+	}
+	return t & (1<<(1<<k) - 1)
+}
+
+// evalTable evaluates a truth table on 64 lanes (Shannon expansion on the
+// last variable).
+func evalTable(table uint64, vars []uint64) uint64 {
+	k := len(vars)
+	if k == 0 {
+		if table&1 != 0 {
+			return ^uint64(0)
+		}
+		return 0
+	}
+	half := uint(1) << (k - 1)
+	lo, hi := table, table>>half
+	if half < 64 {
+		lo &= 1<<half - 1
+	}
+	s := vars[k-1]
+	return s&evalTable(hi, vars[:k-1]) | ^s&evalTable(lo, vars[:k-1])
+}
+
+// reduceCut drops leaves the function does not depend on.
+func reduceCut(c cut) cut {
+	for j := 0; j < int(c.n); {
+		lo := cofactor(c.table, int(c.n), j, false)
+		if lo == cofactor(c.table, int(c.n), j, true) {
+			c.table = lo
+			copy(c.leaves[j:], c.leaves[j+1:c.n])
+			c.n--
+			c.native = false
+			continue
+		}
+		j++
+	}
+	return c
+}
+
+// prune keeps the maxCuts best candidates (distinct leaf sets) and returns the
+// index of the best feasible one, which is always kept.
+func (m *mapper) prune(cand []cut) ([]cut, int32) {
+	sort.SliceStable(cand, func(a, b int) bool { return better(&cand[a], &cand[b]) })
+	kept := make([]cut, 0, maxCuts)
+	best := int32(-1)
+	for i := range cand {
+		c := &cand[i]
+		dup := false
+		for j := range kept {
+			if kept[j].n == c.n && kept[j].leaves == c.leaves {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if len(kept) < maxCuts-1 || (len(kept) < maxCuts && (best >= 0 || c.feasible)) {
+			if c.feasible && best < 0 {
+				best = int32(len(kept))
+			}
+			kept = append(kept, *c)
+		}
+	}
+	if best < 0 {
+		panic("optimize: internal error in pass \"lut-map\": no feasible cut (the native cut is always feasible)")
+	}
+	return kept, best
+}
+
+// better orders cuts: feasible first, then area flow, depth, fewer leaves.
+func better(a, b *cut) bool {
+	if a.feasible != b.feasible {
+		return a.feasible
+	}
+	if a.flow != b.flow {
+		return a.flow < b.flow
+	}
+	if a.depth != b.depth {
+		return a.depth < b.depth
+	}
+	return a.n < b.n
+}
+
+// cover selects the implemented nodes from the outputs down and returns how
+// often each node is used (as an output or a leaf of a chosen cut).
+func (m *mapper) cover() []int {
+	used := make([]int, len(m.c.Nodes))
+	for _, bus := range m.c.Outputs {
+		for _, id := range bus.Bits {
+			used[id]++
+		}
+	}
+	for i := len(m.c.Nodes) - 1; i >= 0; i-- {
+		if used[i] == 0 || m.best[i] < 0 {
+			continue
+		}
+		for _, l := range m.cuts[i][m.best[i]].leafSlice() {
+			used[l]++
+		}
+	}
+	return used
+}
+
+// emit builds the mapped circuit from the chosen cuts.
+func (m *mapper) emit() (*ir.Circuit, error) {
+	used := m.cover()
+	return rebuildSelected(m.c, used, func(b *ir.Builder, id ir.NodeID, nodeOf func(ir.NodeID) ir.NodeID) ir.NodeID {
+		nd := &m.c.Nodes[id]
+		c := &m.cuts[id][m.best[id]]
+		if c.native {
+			in := make([]ir.NodeID, len(nd.In))
+			for j, x := range nd.In {
+				in[j] = nodeOf(x)
+			}
+			return emitSame(b, nd, in)
+		}
+		leaves := make([]ir.NodeID, c.n)
+		for j, l := range c.leafSlice() {
+			leaves[j] = nodeOf(l)
+		}
+		switch c.n {
+		case 0:
+			return b.Const(c.table&1 == 1)
+		case 1:
+			if c.table == 0b10 {
+				return leaves[0]
+			}
+			return b.Not(leaves[0])
+		case 2:
+			return emitTable2(b, c.table, leaves[0], leaves[1])
+		}
+		return b.LUT(c.table, leaves...)
+	})
+}
+
+// expandLUTs rewrites every LUT node the target cannot evaluate (too wide, or
+// an unsupported function) as a Shannon tree of MUXes over native gates, so
+// that the mapper starts from gates it may always use.
+func expandLUTs(c *ir.Circuit, target LUTTarget, k int) (*ir.Circuit, error) {
+	needed := false
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		if n.Op == ir.OpLUT && len(n.In) > 2 && (len(n.In) > k || !target.CanEvalLUT(n.Table, len(n.In))) {
+			needed = true
+			break
+		}
+	}
+	if !needed {
+		return c, nil
+	}
+	return rebuild(c, func(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
+		if n.Op == ir.OpLUT && len(in) > 2 && (len(in) > k || !target.CanEvalLUT(n.Table, len(in))) {
+			return shannon(b, n.Table, in)
+		}
+		return emitSame(b, n, in)
+	})
+}
+
+// shannon emits f = x_last ? f_hi : f_lo recursively down to two inputs.
+func shannon(b *ir.Builder, table uint64, in []ir.NodeID) ir.NodeID {
+	k := len(in)
+	if k <= 2 {
+		return foldLUT(b, table, in)
+	}
+	hi := cofactor(table, k, k-1, true)
+	lo := cofactor(table, k, k-1, false)
+	return b.Mux(in[k-1], shannon(b, hi, in[:k-1]), shannon(b, lo, in[:k-1]))
+}
