@@ -110,9 +110,9 @@ func TestLUTMapPatterns(t *testing.T) {
 		target LUTTarget
 		want   int
 	}{
-		{"xor9/any3", xor9, anyFunction{3}, 4},  // 8 XORs -> 4 three-input parities
+		{"xor9/any3", xor9, anyFunction{3}, 4},   // 8 XORs -> 4 three-input parities
 		{"xor9/sym3", xor9, symmetricOnly{3}, 4}, // parity is symmetric
-		{"xor9/any4", xor9, anyFunction{4}, 3},  // 3 four-input parities
+		{"xor9/any4", xor9, anyFunction{4}, 3},   // 3 four-input parities
 		{"maj/sym3", maj, symmetricOnly{3}, 1},
 		{"mux/any3", mux, anyFunction{3}, 1},
 		{"mux/sym3", mux, symmetricOnly{3}, 3}, // mux is not symmetric: stays 3 gates
