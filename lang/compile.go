@@ -1,0 +1,294 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/stdlib"
+)
+
+// Options selects what Compile builds.
+type Options struct {
+	// Circuit names the circuit to compile. Empty means the only circuit
+	// declared in the root file; with several, Compile fails and lists them.
+	Circuit string
+	// Style chooses how arithmetic is lowered: stdlib.SizeOptimized (the
+	// zero value: ripple carry, array multiplier, fewest gates) or
+	// stdlib.DepthOptimized (parallel prefix, tree multiplier).
+	Style stdlib.Style
+
+	// maxNodes and maxSteps override the size budget (tests and fuzzing).
+	maxNodes, maxSteps int
+}
+
+// Default budgets: far above any realistic circuit, low enough that a
+// mistaken loop fails quickly instead of exhausting memory.
+const (
+	defaultMaxNodes = 1 << 25
+	defaultMaxSteps = 1 << 22
+	// maxLoop is the largest iteration count of a single for loop.
+	maxLoop = 1 << 16
+	// stdlibPrefix marks imports resolved in the embedded standard library.
+	stdlibPrefix = "stdlib/"
+)
+
+// CompileFile reads path and compiles it; imports resolve relative to path.
+func CompileFile(path string, opts Options) (*ir.Circuit, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
+	return Compile(path, src, opts)
+}
+
+// Compile compiles one circuit of the program in src. filename is used in
+// error messages and to resolve relative imports. Errors are an ErrorList.
+func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
+	p, err := load(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	decl, err := p.pickCircuit(opts.Circuit)
+	if err != nil {
+		return nil, err
+	}
+	if opts.maxNodes == 0 {
+		opts.maxNodes = defaultMaxNodes
+	}
+	if opts.maxSteps == 0 {
+		opts.maxSteps = defaultMaxSteps
+	}
+	c := p.elaborateCircuit(decl, opts)
+	if c != nil {
+		p.checkUnusedFns(opts)
+	}
+	if len(p.errs) > 0 {
+		return nil, p.errs.sortAndDedup()
+	}
+	return c, nil
+}
+
+// CircuitNames parses src (and its imports) and lists the circuits declared
+// in it, in source order.
+func CircuitNames(filename string, src []byte) ([]string, error) {
+	p, err := load(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return p.root.circuitNames(), nil
+}
+
+// srcFile is one loaded source file.
+type srcFile struct {
+	name string // as shown in positions: the path, or "stdlib/x.hdl"
+	src  []byte
+	ast  *File
+}
+
+func (f *srcFile) circuitNames() []string {
+	var names []string
+	for _, d := range f.ast.Decls {
+		if d.Circuit != nil {
+			names = append(names, d.Circuit.Name)
+		}
+	}
+	return names
+}
+
+// global is a top-level declaration visible everywhere in the program.
+type global struct {
+	pos     lexer.Position
+	konst   *ConstDecl
+	table   *TableDecl
+	fn      *FnDecl
+	circuit *CircuitDecl
+}
+
+// program is the root file, everything it imports and the global scope.
+type program struct {
+	files   map[string]*srcFile
+	order   []*srcFile
+	root    *srcFile
+	globals map[string]*global
+	errs    ErrorList
+	// consts caches evaluated const and table declarations.
+	consts map[string]*constEntry
+	// inlined records functions elaborated by a call, so that only the
+	// others need a standalone check.
+	inlined map[*FnDecl]bool
+}
+
+// errorf records an error at pos.
+func (p *program) errorf(pos lexer.Position, format string, args ...any) {
+	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	if f := p.files[pos.Filename]; f != nil {
+		e.Line = sourceLine(f.src, pos.Line)
+	}
+	p.errs = append(p.errs, e)
+}
+
+// load parses the root file and, depth first, every import; then it builds
+// the global scope. Parse and import errors stop here.
+func load(filename string, src []byte) (*program, error) {
+	p := &program{files: map[string]*srcFile{}, globals: map[string]*global{},
+		consts: map[string]*constEntry{}, inlined: map[*FnDecl]bool{}}
+	// A clean name makes "./a.hdl" and an import of "a.hdl" the same file.
+	filename = filepath.Clean(filename)
+	root := &srcFile{name: filename, src: src}
+	p.files[filename] = root
+	p.root = root
+	state := map[string]int{} // 1 = being loaded, 2 = done
+	var chain []string
+	var visit func(f *srcFile)
+	visit = func(f *srcFile) {
+		ast, err := parseFile(f.name, f.src)
+		if err != nil {
+			var el ErrorList
+			if errors.As(err, &el) {
+				p.errs = append(p.errs, el...)
+			} else {
+				p.errs = append(p.errs, &Error{Pos: lexer.Position{Filename: f.name, Line: 1, Column: 1}, Msg: err.Error(), Err: err})
+			}
+			return
+		}
+		f.ast = ast
+		state[f.name] = 1
+		chain = append(chain, f.name)
+		for _, imp := range ast.Imports {
+			name, data, err := resolveImport(f.name, strings.Trim(imp.Path, `"`))
+			if err != nil {
+				p.errs = append(p.errs, &Error{Pos: imp.Pos, Msg: err.Error(), Line: sourceLine(f.src, imp.Pos.Line), Err: err})
+				continue
+			}
+			switch state[name] {
+			case 1:
+				cycle := append(chainFrom(chain, name), name)
+				p.errorf(imp.Pos, "import cycle: %s", strings.Join(cycle, " -> "))
+				continue
+			case 2:
+				continue
+			}
+			g := &srcFile{name: name, src: data}
+			p.files[name] = g
+			visit(g)
+		}
+		chain = chain[:len(chain)-1]
+		state[f.name] = 2
+		p.order = append(p.order, f)
+	}
+	visit(root)
+	if len(p.errs) > 0 {
+		return nil, p.errs.sortAndDedup()
+	}
+	for _, f := range p.order {
+		p.declare(f)
+	}
+	if len(p.errs) > 0 {
+		return nil, p.errs.sortAndDedup()
+	}
+	return p, nil
+}
+
+func chainFrom(chain []string, name string) []string {
+	for i, n := range chain {
+		if n == name {
+			return append([]string(nil), chain[i:]...)
+		}
+	}
+	return chain
+}
+
+// resolveImport maps an import path written in file from to a file name and
+// its contents: "stdlib/..." reads the embedded library, anything else is
+// relative to the importing file (inside the library for library files).
+func resolveImport(from, imp string) (string, []byte, error) {
+	if imp == "" {
+		return "", nil, errors.New("empty import path")
+	}
+	var name string
+	switch {
+	case strings.HasPrefix(imp, stdlibPrefix):
+		name = path.Clean(imp)
+	case strings.HasPrefix(from, stdlibPrefix):
+		name = path.Join(path.Dir(from), imp)
+	default:
+		if filepath.IsAbs(imp) {
+			name = filepath.Clean(imp)
+		} else {
+			name = filepath.Join(filepath.Dir(from), imp)
+		}
+	}
+	if strings.HasPrefix(name, stdlibPrefix) {
+		data, err := fs.ReadFile(stdlib.FS, strings.TrimPrefix(name, stdlibPrefix))
+		if err != nil {
+			return "", nil, fmt.Errorf("cannot import %q: no such file in the standard library: %w", imp, err)
+		}
+		return name, data, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", nil, fmt.Errorf("cannot import %q: %w", imp, err)
+	}
+	return name, data, nil
+}
+
+// declare enters the file's declarations into the global scope.
+func (p *program) declare(f *srcFile) {
+	for _, d := range f.ast.Decls {
+		var name string
+		g := &global{pos: d.Pos}
+		switch {
+		case d.Const != nil:
+			name, g.konst, g.pos = d.Const.Name, d.Const, d.Const.Pos
+		case d.Table != nil:
+			name, g.table, g.pos = d.Table.Name, d.Table, d.Table.Pos
+		case d.Fn != nil:
+			name, g.fn, g.pos = d.Fn.Name, d.Fn, d.Fn.Pos
+		case d.Circuit != nil:
+			name, g.circuit, g.pos = d.Circuit.Name, d.Circuit, d.Circuit.Pos
+		default:
+			continue
+		}
+		if prev, ok := p.globals[name]; ok {
+			p.errorf(g.pos, "%s redeclared (previous declaration at %s)", name, posString(prev.pos))
+			continue
+		}
+		p.globals[name] = g
+	}
+}
+
+// pickCircuit finds the circuit to compile among the root file's circuits.
+func (p *program) pickCircuit(name string) (*CircuitDecl, error) {
+	names := p.root.circuitNames()
+	pos := lexer.Position{Filename: p.root.name, Line: 1, Column: 1}
+	fail := func(msg string) error {
+		return ErrorList{{Pos: pos, Msg: msg, Line: sourceLine(p.root.src, 1)}}
+	}
+	if name == "" {
+		switch len(names) {
+		case 0:
+			return nil, fail("no circuit declared")
+		case 1:
+			name = names[0]
+		default:
+			return nil, fail(fmt.Sprintf("several circuits declared (%s): choose one", strings.Join(names, ", ")))
+		}
+	}
+	for _, d := range p.root.ast.Decls {
+		if d.Circuit != nil && d.Circuit.Name == name {
+			return d.Circuit, nil
+		}
+	}
+	return nil, fail(fmt.Sprintf("no circuit named %q (circuits: %s)", name, strings.Join(names, ", ")))
+}
+
+func posString(pos lexer.Position) string {
+	return fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+}
