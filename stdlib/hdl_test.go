@@ -169,7 +169,7 @@ func TestHDLLibrary(t *testing.T) {
 }
 
 func TestHDLSBox(t *testing.T) {
-	c := compileOuts(t, "sbox", "a: u8", []hdlOut{{"y", "u8", "sbox(a)", nil}}, stdlib.SizeOptimized)
+	c := compileOuts(t, "sbox_check", "a: u8", []hdlOut{{"y", "u8", "sbox(a)", nil}}, stdlib.SizeOptimized)
 	tab := stdlib.AESSBoxTable()
 	vecs := stdlib.AllVectors([]int{8})
 	res := stdlib.EvalVectors(c, vecs)

@@ -57,30 +57,39 @@ func TestAESSBoxTableSpotChecks(t *testing.T) {
 }
 
 func TestSBoxAll256(t *testing.T) {
-	b := ir.NewBuilder("sbox")
-	x := b.Input("x", 8, false)
-	b.Output("y", 8, false, SBox(b, x))
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab := aesSBoxTable()
-	vecs := allVectors([]int{8})
-	outs := evalVectors(c, vecs)
-	for i, v := range vecs {
-		if byte(outs[i][0]) != tab[v[0]] {
-			t.Errorf("SBox(%#02x) = %#02x, want %#02x", v[0], outs[i][0], tab[v[0]])
+	for _, tc := range []struct {
+		name                string
+		gen                 func(*ir.Builder, []ir.NodeID) []ir.NodeID
+		gates, ands, depthW int
+	}{
+		{"SBox", SBox, 115, 32, 6},
+		{"SBoxLowDepth", SBoxLowDepth, 128, 34, 4},
+	} {
+		b := ir.NewBuilder("sbox")
+		x := b.Input("x", 8, false)
+		b.Output("y", 8, false, tc.gen(b, x))
+		c, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	depth, gates := andDepth(c)
-	ands := 0
-	for _, nd := range c.Nodes {
-		if nd.Op == ir.OpAnd {
-			ands++
+		tab := aesSBoxTable()
+		vecs := allVectors([]int{8})
+		outs := evalVectors(c, vecs)
+		for i, v := range vecs {
+			if byte(outs[i][0]) != tab[v[0]] {
+				t.Errorf("%s(%#02x) = %#02x, want %#02x", tc.name, v[0], outs[i][0], tab[v[0]])
+			}
 		}
-	}
-	t.Logf("S-box: %d gates, %d AND, AND-depth %d", gates, ands, depth)
-	if ands != 32 || gates != 115 {
-		t.Errorf("S-box has %d gates with %d AND, want 115 with 32", gates, ands)
+		depth, gates := andDepth(c)
+		ands := 0
+		for _, nd := range c.Nodes {
+			if nd.Op == ir.OpAnd {
+				ands++
+			}
+		}
+		t.Logf("%s: %d gates, %d AND, AND-depth %d", tc.name, gates, ands, depth)
+		if ands != tc.ands || gates != tc.gates || depth != tc.depthW {
+			t.Errorf("%s: %d gates, %d AND, AND-depth %d; want %d, %d, %d", tc.name, gates, ands, depth, tc.gates, tc.ands, tc.depthW)
+		}
 	}
 }
