@@ -190,3 +190,29 @@ func TestHDLSBox(t *testing.T) {
 		t.Errorf("HDL sbox has %d AND gates, want 32", ands)
 	}
 }
+
+// TestHDLArchitectures checks that each fixed-architecture HDL function has
+// the cost profile its name promises, independent of the compiler's style:
+// the prefix/tree variants are shallower, the ripple/array ones smaller.
+func TestHDLArchitectures(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"add_ripple32(a, b)", "add_ks32(a, b)"},
+		{"sub_ripple32(a, b)", "sub_ks32(a, b)"},
+		{"mul_array32(a, b)", "mul_wallace32(a, b)"},
+		{"ltu_ripple32(a, b)", "ltu_tree32(a, b)"},
+	} {
+		typ := "u32"
+		if strings.HasPrefix(pair[0], "lt") {
+			typ = "bit"
+		}
+		var depth, gates [2]int
+		for i, expr := range pair {
+			c := compileOuts(t, "arch", "a: u32, b: u32", []hdlOut{{"r", typ, expr, nil}}, stdlib.SizeOptimized)
+			depth[i], gates[i] = stdlib.AndDepth(c)
+		}
+		t.Logf("%s: AND-depth %d, %d gates; %s: AND-depth %d, %d gates", pair[0], depth[0], gates[0], pair[1], depth[1], gates[1])
+		if depth[1] >= depth[0] || gates[0] >= gates[1] {
+			t.Errorf("%s should be shallower and %s smaller", pair[1], pair[0])
+		}
+	}
+}

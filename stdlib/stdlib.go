@@ -24,9 +24,9 @@ const (
 	// SizeOptimized uses ripple-carry adders and an array multiplier: the
 	// fewest gates, which is what a gate-bootstrapping backend (FHEW) pays for.
 	SizeOptimized Style = iota
-	// DepthOptimized uses Sklansky parallel-prefix adders and a depth-greedy
-	// carry-save (Dadda-style) multiplier tree: the lowest AND-depth, which is
-	// what a leveled backend (BGV) pays for.
+	// DepthOptimized uses Sklansky parallel-prefix adders, a Dadda-tree
+	// multiplier and tree comparators: the lowest AND-depth, which is what a
+	// leveled backend (BGV) pays for.
 	DepthOptimized
 )
 
