@@ -89,7 +89,66 @@ func (m *mapper) run() (*ir.Circuit, error) {
 			}
 		}
 	}
+	for round := 0; round < exactRounds; round++ {
+		m.recoverExactArea()
+	}
 	return m.emit()
+}
+
+// exactRounds is how many exact-area recovery sweeps follow area flow.
+const exactRounds = 2
+
+// recoverExactArea revisits every node of the cover in topological order and
+// picks the feasible cut that adds the fewest bootstraps given the rest of
+// the cover (the cut's exclusive cone is counted by referencing it, as in
+// ABC's exact local area recovery), with depth as the tie-break.
+func (m *mapper) recoverExactArea() {
+	used := m.cover()
+	for i := range m.c.Nodes {
+		if used[i] == 0 || m.best[i] < 0 {
+			continue
+		}
+		m.derefCut(used, &m.cuts[i][m.best[i]])
+		bestIdx, bestArea, bestDepth := int32(-1), 1<<30, int32(1<<30)
+		for j := range m.cuts[i] {
+			ct := &m.cuts[i][j]
+			if !ct.feasible {
+				continue
+			}
+			area := m.refCut(used, ct)
+			m.derefCut(used, ct)
+			if area < bestArea || (area == bestArea && ct.depth < bestDepth) {
+				bestIdx, bestArea, bestDepth = int32(j), area, ct.depth
+			}
+		}
+		m.best[i] = bestIdx
+		m.refCut(used, &m.cuts[i][bestIdx])
+	}
+}
+
+// refCut references the leaves of ct, recursively pulling in the cuts of
+// leaves that become used, and returns the bootstraps added.
+func (m *mapper) refCut(used []int, ct *cut) int {
+	area := int(ct.cost)
+	for _, l := range ct.leafSlice() {
+		used[l]++
+		if used[l] == 1 && m.best[l] >= 0 {
+			area += m.refCut(used, &m.cuts[l][m.best[l]])
+		}
+	}
+	return area
+}
+
+// derefCut undoes refCut and returns the bootstraps freed.
+func (m *mapper) derefCut(used []int, ct *cut) int {
+	area := int(ct.cost)
+	for _, l := range ct.leafSlice() {
+		used[l]--
+		if used[l] == 0 && m.best[l] >= 0 {
+			area += m.derefCut(used, &m.cuts[l][m.best[l]])
+		}
+	}
+	return area
 }
 
 // projections are the truth tables of the six variables over 64 minterms.
