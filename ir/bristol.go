@@ -12,16 +12,17 @@ import (
 // MaxBristolInputBits bounds the input bits a Bristol header may declare:
 // input wires need not appear in any gate, so without a bound a two-line file
 // could demand gigabytes.
-const MaxBristolInputBits = 1 << 20
+const MaxBristolInputBits = 1 << 18
 
-// BristolError is a Bristol parse error at a 1-based line of the file.
-type BristolError struct {
+// ParseError is an error in a Bristol or .hir file at a 1-based line.
+type ParseError struct {
 	File string
 	Line int
 	Msg  string
 }
 
-func (e *BristolError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+// Error renders the error as "file:line: message".
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 type bristolGate struct {
 	line int
@@ -40,7 +41,7 @@ type bristolGate struct {
 // wires read but never written, wires written twice, and cycles.
 func ReadBristol(r io.Reader, name string) (*Circuit, error) {
 	errAt := func(line int, format string, args ...any) error {
-		return &BristolError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
+		return &ParseError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
@@ -145,8 +146,8 @@ func ReadBristol(r io.Reader, name string) (*Circuit, error) {
 		line  int    // line that wrote the wire (0 = input)
 	}
 	wires := make(map[int]wireInfo, defined)
-	c := &Circuit{Name: name}
-	var nodeLine []int // line of the gate that made each node (0 for inputs)
+	c := &Circuit{Name: name, Nodes: make([]Node, 0, defined)}
+	nodeLine := make([]int, 0, defined) // line of the gate that made each node (0 for inputs)
 	for bi, w := range inW {
 		bus := Bus{Name: "in" + strconv.Itoa(bi), Width: w, Bits: make([]NodeID, w)}
 		for j := range w {

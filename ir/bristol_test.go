@@ -258,7 +258,7 @@ func TestBristolLowering(t *testing.T) {
 	}
 }
 
-func TestReadBristolErrors(t *testing.T) {
+func TestReadParseErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"empty", "", "t.txt:1: file ends inside the header"},
 		{"header fields", "1\n1 1\n1 1\n", "t.txt:1: header line 1 must be"},
@@ -295,9 +295,9 @@ func TestReadBristolErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}
-			var be *BristolError
+			var be *ParseError
 			if !errors.As(err, &be) {
-				t.Errorf("error %T is not a *BristolError", err)
+				t.Errorf("error %T is not a *ParseError", err)
 			}
 		})
 	}
