@@ -1,0 +1,259 @@
+package fhew
+
+import (
+	"fmt"
+)
+
+// Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{n+1} under
+// the LWE secret s, with phase β + <α, s> = m·Q_ks/4 + e for a bit m (the
+// paper's convention, section 2.2). Gate-level ciphertexts stay at Q_ks
+// between bootstraps: a gate's linear combination is then exact, and only
+// one rounding (to the blind-rotation modulus, round-to-odd for the
+// automorphism methods) happens per bootstrap. Entries are kept reduced
+// modulo Q_ks (a power of two dividing 2^16, so uint16 arithmetic wraps
+// correctly).
+type Ciphertext struct {
+	// B is β.
+	B uint16
+	// A is α, of length n.
+	A []uint16
+}
+
+// NewCiphertext allocates a zero ciphertext for p.
+func NewCiphertext(p Params) *Ciphertext { return &Ciphertext{A: make([]uint16, p.n)} }
+
+// CopyFrom sets c to a copy of other.
+func (c *Ciphertext) CopyFrom(other *Ciphertext) {
+	c.B = other.B
+	copy(c.A, other.A)
+}
+
+// SecretKey holds the LWE secret s (dimension n) and the RLWE secret z
+// (degree N). It never leaves the client.
+type SecretKey struct {
+	params Params
+	// s holds the LWE secret coefficients, z the RLWE ones (signed).
+	s, z []int32
+	// zNTT is z mod Q in the NTT domain.
+	zNTT []uint32
+}
+
+// NewSecretKey draws a fresh secret key from crypto/rand.
+func NewSecretKey(p Params) (*SecretKey, error) {
+	seed, err := NewSeed()
+	if err != nil {
+		return nil, err
+	}
+	return newSecretKeyFromSeed(p, seed), nil
+}
+
+// newSecretKeyFromSeed derives a secret key deterministically (tests).
+func newSecretKeyFromSeed(p Params, seed Seed) *SecretKey {
+	r := newPRNG(seed.derive(domainSecret, 0))
+	sk := &SecretKey{params: p, s: make([]int32, p.n), z: make([]int32, p.N), zNTT: make([]uint32, p.N)}
+	for i := range sk.s {
+		sk.s[i] = int32(r.secret(p.lit.LWESecret, p.gauss))
+	}
+	for i := range sk.z {
+		sk.z[i] = int32(r.secret(p.lit.RLWESecret, p.gauss))
+	}
+	for i, v := range sk.z {
+		sk.zNTT[i] = p.ntt.FromInt64(int64(v))
+	}
+	p.ntt.Forward(sk.zNTT, sk.zNTT)
+	return sk
+}
+
+// Params returns the key's parameter set.
+func (sk *SecretKey) Params() Params { return sk.params }
+
+// Encryptor encrypts bits under a secret key. It owns a CSPRNG stream, so
+// it is not safe for concurrent use; make one per goroutine.
+type Encryptor struct {
+	sk *SecretKey
+	r  *prng
+}
+
+// NewEncryptor returns an encryptor drawing its randomness from a fresh
+// crypto/rand seed.
+func NewEncryptor(sk *SecretKey) (*Encryptor, error) {
+	seed, err := NewSeed()
+	if err != nil {
+		return nil, err
+	}
+	return &Encryptor{sk: sk, r: newPRNG(seed)}, nil
+}
+
+// Encrypt sets out to a fresh encryption of bit (0 or 1) at Q_ks:
+// β = -<α, s> + e + bit·Q_ks/4 with α uniform and e Gaussian.
+func (enc *Encryptor) Encrypt(bit int, out *Ciphertext) {
+	p := enc.sk.params
+	enc.r.uniform16(out.A)
+	mask := uint16(p.qks - 1)
+	var dot uint16
+	for i, a := range out.A {
+		a &= mask
+		out.A[i] = a
+		dot += a * uint16(enc.sk.s[i])
+	}
+	e := uint16(enc.r.gaussian(p.gauss))
+	out.B = (-dot + e + uint16(bit&1)*uint16(p.qks/4)) & mask
+}
+
+// EncryptNew allocates and returns an encryption of bit.
+func (enc *Encryptor) EncryptNew(bit int) *Ciphertext {
+	c := NewCiphertext(enc.sk.params)
+	enc.Encrypt(bit, c)
+	return c
+}
+
+// Phase returns β + <α, s> mod Q_ks, centred in [-Q_ks/2, Q_ks/2).
+func (sk *SecretKey) Phase(c *Ciphertext) int {
+	p := sk.params
+	v := c.B
+	for i, a := range c.A {
+		v += a * uint16(sk.s[i])
+	}
+	x := int(v) & (p.qks - 1)
+	if x >= p.qks/2 {
+		x -= p.qks
+	}
+	return x
+}
+
+// Decrypt returns the bit c encrypts: the phase rounded to the nearest
+// multiple of Q_ks/4. A phase nearer to 2·Q_ks/4 or 3·Q_ks/4 is no valid
+// encoding and is reported as an error (it means the noise overflowed).
+func (sk *SecretKey) Decrypt(c *Ciphertext) (int, error) {
+	p := sk.params
+	ph := sk.Phase(c)
+	v := ((ph + p.qks/8) & (p.qks - 1)) / (p.qks / 4)
+	if v > 1 {
+		return 0, fmt.Errorf("fhew: decryption failed: phase %d of %d is no bit encoding", ph, p.qks)
+	}
+	return v, nil
+}
+
+// NoiseOf returns the centred error of c assuming it encrypts bit.
+func (sk *SecretKey) NoiseOf(c *Ciphertext, bit int) int {
+	p := sk.params
+	x := (sk.Phase(c) - bit*p.qks/4) & (p.qks - 1)
+	if x >= p.qks/2 {
+		x -= p.qks
+	}
+	return x
+}
+
+// Not sets out = NOT(a): Q_ks/4 - a, no bootstrap and no noise growth. out
+// may alias a.
+func Not(p Params, a, out *Ciphertext) {
+	mask := uint16(p.qks - 1)
+	for i, x := range a.A {
+		out.A[i] = -x & mask
+	}
+	out.B = (uint16(p.qks/4) - a.B) & mask
+}
+
+// keySwitchKey is the LWE key-switching key from z (dimension N) to s
+// (dimension n) modulo Q_ks with signed digits of base B_ks: entry
+// (i, j, ν) for ν in [1, B_ks/2] is LWE_s(ν·B_ks^j·z_i), stored as
+// (β, α_0..α_{n-1}) in uint16. Digit ν = 0 needs no entry and negative
+// digits subtract the entry of -ν, which halves the key against unsigned
+// digits (section 2.4, KeySwitchGen).
+type keySwitchKey struct {
+	half int // B_ks/2
+	data []uint16
+}
+
+func (k *keySwitchKey) entry(p *params, i, j, nu int) []uint16 {
+	w := p.n + 1
+	off := ((i*p.dks+j)*k.half + nu - 1) * w
+	return k.data[off : off+w : off+w]
+}
+
+// genKeySwitchKey builds the key; the α parts come from the seeded stream
+// so that a key file may store only the β parts.
+func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
+	p := sk.params.params
+	half := 1 << (p.logBKS - 1)
+	k := &keySwitchKey{half: half, data: make([]uint16, p.N*p.dks*half*(p.n+1))}
+	pub := newPRNG(seed.derive(domainKSK, 0))
+	noise := newPRNG(noiseSeed.derive(domainKSK, 0))
+	mask := uint16(p.qks - 1)
+	s := make([]uint16, p.n)
+	for i, v := range sk.s {
+		s[i] = uint16(v)
+	}
+	for i := 0; i < p.N; i++ {
+		zi := uint16(sk.z[i])
+		for j := 0; j < p.dks; j++ {
+			pw := uint16(1) << uint(j*p.logBKS)
+			for nu := 1; nu <= half; nu++ {
+				e := k.entry(p, i, j, nu)
+				a := e[1:]
+				pub.uniform16(a)
+				var dot uint16
+				for t := range a {
+					a[t] &= mask
+					dot += a[t] * s[t]
+				}
+				errv := uint16(noise.gaussian(p.gauss))
+				e[0] = (-dot + errv + uint16(nu)*pw*zi) & mask
+			}
+		}
+	}
+	return k
+}
+
+// keySwitch sets out = KeySwitch_{z->s}(β, α) where in holds β at index 0
+// and α_0..α_{N-1} after it, all mod Q_ks. Section 2.4: out = (β, 0) +
+// Σ_i Σ_j α_{i,j}·ksk(i, j) with α_i = Σ_j α_{i,j} B_ks^j in signed digits.
+func keySwitch(p *params, k *keySwitchKey, in []uint16, out *Ciphertext) {
+	n := p.n
+	acc := out.A[:n]
+	clear(acc)
+	accB := in[0]
+	logB := uint(p.logBKS)
+	bmask := int32(1<<logB) - 1
+	halfB := int32(1) << (logB - 1)
+	halfQ := int32(p.qks / 2)
+	qks := int32(p.qks)
+	for i, a := range in[1 : p.N+1] {
+		c := int32(a) & (qks - 1)
+		if c >= halfQ {
+			c -= qks
+		}
+		for j := 0; j < p.dks; j++ {
+			var dig int32
+			if j == p.dks-1 {
+				dig = c
+			} else {
+				dig = ((c + halfB) & bmask) - halfB
+				c = (c - dig) >> logB
+			}
+			if dig == 0 {
+				continue
+			}
+			if dig > 0 {
+				e := k.entry(p, i, j, int(dig))
+				accB += e[0]
+				ea := e[1 : n+1]
+				for t := range acc {
+					acc[t] += ea[t]
+				}
+			} else {
+				e := k.entry(p, i, j, int(-dig))
+				accB -= e[0]
+				ea := e[1 : n+1]
+				for t := range acc {
+					acc[t] -= ea[t]
+				}
+			}
+		}
+	}
+	mask := uint16(p.qks - 1)
+	for t := range acc {
+		acc[t] &= mask
+	}
+	out.B = accB & mask
+}

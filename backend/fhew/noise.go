@@ -1,0 +1,96 @@
+package fhew
+
+import "math"
+
+// Noise model (section 4.1.2 of the seed paper, adapted to this pipeline).
+// Variances are in units of the whole circle (a modulus scaled to 1), so
+// the decision margin of a gate is 1/8.
+//
+//   - One ⊙ (R × RLWE' product) adds σ_⊙² = d_g·N·B_g²/12·σ² (Q² units),
+//     plus, with the dropped lowest digit, N·B_g²/12·Var(z) for the part of
+//     the multiplicand that is rounded away (it multiplies z in the a half).
+//   - An external product is two ⊙, an automorphism one; GINX's step is
+//     8 ⊙ (two products, each times a monomial minus one).
+//   - Mod switch Q -> Q_ks rounds: (1 + N·Var(z))/12 in Q_ks² units.
+//   - Key switching adds N·d_ks·σ² (Q_ks² units; zero digits add none, which
+//     the model ignores).
+//   - Before blind rotation the gate's sum is rounded to M: (1 + n·Var(s))/12
+//     in M² units, or n·Var(s)/3 + 1/12 when rounding α to odd residues.
+
+// NoiseModel is the predicted noise of a parameter set.
+type NoiseModel struct {
+	// BlindRotation is the variance of the blind-rotation output (circle²).
+	BlindRotation float64
+	// Output is the variance of a bootstrapped gate-level ciphertext: blind
+	// rotation, mod switch to Q_ks and key switching.
+	Output float64
+	// Rounding is the variance the rounding to the blind-rotation modulus M
+	// adds to a gate's sum.
+	Rounding float64
+	// ExpectedAutomorphisms is the average number of automorphisms per blind
+	// rotation (Theorem 1 for LMKCDEY, Theorem 2 for Signed; 0 for GINX).
+	ExpectedAutomorphisms float64
+}
+
+// Noise returns the set's noise model.
+func (p Params) Noise() NoiseModel {
+	N, n := float64(p.N), float64(p.n)
+	Q := float64(p.Q)
+	Bg := math.Exp2(float64(p.logBg))
+	sigma2 := p.lit.Sigma * p.lit.Sigma
+	varZ := p.lit.RLWESecret.variance(p.lit.Sigma)
+	varS := p.lit.LWESecret.variance(p.lit.Sigma)
+	dot := float64(p.dg) * N * Bg * Bg / 12 * sigma2
+	if p.dropped > 0 {
+		low := math.Exp2(float64(p.dropped * p.logBg))
+		dot += N * low * low / 12 * (varZ + 1.0/N)
+	}
+	var m NoiseModel
+	w := float64(p.window)
+	M := float64(p.M)
+	var products float64
+	switch p.lit.Method {
+	case MethodSigned:
+		m.ExpectedAutomorphisms = M / 4 * (1 - (1-1/w)*math.Exp(-4*n/M))
+		products = 2*n + m.ExpectedAutomorphisms
+	case MethodLMKCDEY:
+		m.ExpectedAutomorphisms = M/2*(1-(1-1/w)*math.Exp(-2*n/M)) + 1
+		products = 2*n + m.ExpectedAutomorphisms
+	default:
+		products = 8 * n * (1 - 1/M)
+	}
+	m.BlindRotation = products * dot / (Q * Q)
+	qks := float64(p.qks)
+	m.Output = m.BlindRotation + ((1+N*varZ)/12+N*float64(p.dks)*sigma2)/(qks*qks)
+	if p.lit.Method.usesAutomorphisms() {
+		m.Rounding = (n*varS/3 + 1.0/12) / (M * M)
+	} else {
+		m.Rounding = (1 + n*varS) / 12 / (M * M)
+	}
+	return m
+}
+
+// GateFailureLog2 returns log2 of the predicted probability that a
+// bootstrap on Σ w_i·x_i (inputs fresh from bootstrapping) decides wrongly:
+// the noise, Gaussian with variance Σw²·Output + Rounding, exceeds the
+// margin 1/8 in absolute value.
+func (p Params) GateFailureLog2(weights []int) float64 {
+	m := p.Noise()
+	norm := 0
+	for _, w := range weights {
+		norm += w * w
+	}
+	v := float64(norm)*m.Output + m.Rounding
+	return log2GaussTail(0.125 / math.Sqrt(v))
+}
+
+// log2GaussTail returns log2 P(|X| > t·σ) for a centred Gaussian X, stable
+// far into the tail.
+func log2GaussTail(t float64) float64 {
+	x := t / math.Sqrt2
+	if x < 20 {
+		return math.Log2(math.Erfc(x))
+	}
+	// erfc(x) ≈ exp(-x²)/(x·√π)·(1 - 1/(2x²))
+	return (-x*x - math.Log(x*math.Sqrt(math.Pi)) + math.Log(1-1/(2*x*x))) / math.Ln2
+}
