@@ -169,25 +169,30 @@ func TestHDLLibrary(t *testing.T) {
 }
 
 func TestHDLSBox(t *testing.T) {
-	c := compileOuts(t, "sbox_check", "a: u8", []hdlOut{{"y", "u8", "sbox(a)", nil}}, stdlib.SizeOptimized)
-	tab := stdlib.AESSBoxTable()
-	vecs := stdlib.AllVectors([]int{8})
-	res := stdlib.EvalVectors(c, vecs)
-	for i, v := range vecs {
-		if byte(res[i][0]) != tab[v[0]] {
-			t.Errorf("sbox(%#02x) = %#02x, want %#02x", v[0], res[i][0], tab[v[0]])
+	for _, tc := range []struct {
+		fn                string
+		ands, depthWanted int
+	}{{"sbox", 32, 6}, {"sbox_lowdepth", 34, 4}} {
+		c := compileOuts(t, "sbox_check", "a: u8", []hdlOut{{"y", "u8", tc.fn + "(a)", nil}}, stdlib.SizeOptimized)
+		tab := stdlib.AESSBoxTable()
+		vecs := stdlib.AllVectors([]int{8})
+		res := stdlib.EvalVectors(c, vecs)
+		for i, v := range vecs {
+			if byte(res[i][0]) != tab[v[0]] {
+				t.Errorf("%s(%#02x) = %#02x, want %#02x", tc.fn, v[0], res[i][0], tab[v[0]])
+			}
 		}
-	}
-	ands := 0
-	for _, nd := range c.Nodes {
-		if nd.Op == ir.OpAnd {
-			ands++
+		ands := 0
+		for _, nd := range c.Nodes {
+			if nd.Op == ir.OpAnd {
+				ands++
+			}
 		}
-	}
-	depth, gates := stdlib.AndDepth(c)
-	t.Logf("HDL sbox: %d gates, %d AND, AND-depth %d", gates, ands, depth)
-	if ands != 32 {
-		t.Errorf("HDL sbox has %d AND gates, want 32", ands)
+		depth, gates := stdlib.AndDepth(c)
+		t.Logf("HDL %s: %d gates, %d AND, AND-depth %d", tc.fn, gates, ands, depth)
+		if ands != tc.ands || depth != tc.depthWanted {
+			t.Errorf("HDL %s has %d AND gates and AND-depth %d, want %d and %d", tc.fn, ands, depth, tc.ands, tc.depthWanted)
+		}
 	}
 }
 

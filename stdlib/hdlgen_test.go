@@ -368,19 +368,30 @@ func genSBox() string {
 	var h hdl
 	h.f("%s", hdlHeader)
 	h.f(`// The AES S-box (FIPS-197 SubBytes) as Boyar and Peralta's straight-line
-// circuit (SEA 2010): 115 gates, 32 of them AND, AND-depth 6. U0..U7 and
-// S0..S7 are the bits from most to least significant. The top linear layer
-// forms the y* combinations, the middle inverts in the tower field
-// GF(((2^2)^2)^2) (9 + 5 + 18 ANDs), the bottom linear layer applies the
-// basis change and the affine map (its constant 0x63 gives the four XNORs).
-// The same program builds stdlib.SBox in Go.
+// circuits, generated from the same gate programs as stdlib.SBox and
+// stdlib.SBoxLowDepth. U0..U7 and S0..S7 are the bits from most to least
+// significant. The top linear layer forms XOR combinations of the input, the
+// middle inverts in the tower field GF(((2^2)^2)^2), the bottom linear layer
+// applies the basis change and the affine map (its constant 0x63 gives the
+// four XNORs).`)
+	h.f("")
+	h.f("// sbox returns S(x) with the smallest circuit: 115 gates, 32 AND, AND-depth 6")
+	h.f("// (SEA 2010). Prefer it for gate-bootstrapping backends (FHEW).")
+	h.sboxFn("sbox", sboxSteps)
+	h.f("")
+	h.f("// sbox_lowdepth returns S(x) with the depth-16 circuit: 128 gates, 34 AND,")
+	h.f("// AND-depth 4 (SEC 2012). Prefer it for leveled backends (BGV).")
+	h.sboxFn("sbox_lowdepth", sboxLowDepthSteps)
+	return h.String()
+}
 
-// sbox returns S(x).
-fn sbox(x: u8) -> u8 {`)
+// sboxFn writes one S-box program as an HDL function.
+func (h *hdl) sboxFn(name string, steps []sboxStep) {
+	h.f("fn %s(x: u8) -> u8 {", name)
 	for i := 0; i < 8; i++ {
 		h.f("    let U%d = x[%d];", i, 7-i)
 	}
-	for _, s := range sboxSteps {
+	for _, s := range steps {
 		switch s.op {
 		case '^':
 			h.f("    let %s = %s ^ %s;", s.dst, s.a, s.b)
@@ -392,5 +403,4 @@ fn sbox(x: u8) -> u8 {`)
 	}
 	h.f("    return {S0, S1, S2, S3, S4, S5, S6, S7};")
 	h.f("}")
-	return h.String()
 }
