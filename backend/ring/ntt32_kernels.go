@@ -1,0 +1,270 @@
+package ring
+
+// Radix-4 passes of NTT32. They are plain functions with every operand passed
+// in, so that each loop is compiled on its own and keeps its values in
+// registers. Slices are re-sliced to a common length (or converted to array
+// pointers) before the loops so that the compiler removes the bounds checks
+// (check with go build -gcflags=-d=ssa/check_bce). The Shoup product
+// W·Y mod Q in [0, 2Q) is written out inline as
+//
+//	Y*W - uint32((uint64(Y)*uint64(W'))>>32)*Q
+//
+// with wrapping 32-bit arithmetic: the estimated quotient is off by at most
+// one, so the exact remainder plus at most one Q fits in 32 bits.
+
+// ct2First32 is the Cooley–Tukey stage m = 1, t = N/2, reading in and writing
+// out (so Forward needs no copy when log2(N) is odd).
+func ct2First32(in, out []uint32, w, ws, q uint32) {
+	h := len(out) / 2
+	q2 := 2 * q
+	x, y := in[:h], in[h:2*h]
+	ox, oy := out[:h], out[h:2*h]
+	y, ox, oy = y[:len(x)], ox[:len(x)], oy[:len(x)]
+	for j := range x {
+		u := x[j]
+		u = min(u, u-q2)
+		v := y[j]
+		t := v*w - uint32((uint64(v)*uint64(ws))>>32)*q
+		ox[j] = u + t
+		oy[j] = u - t + q2
+	}
+}
+
+// ct4_32 runs the Cooley–Tukey stages (m, t) and (2m, t/2) in place, t >= 4:
+// for each group i of stage m and offset j < t/2 it loads a0..a3 at distance
+// t/2, does (a0,a2), (a1,a3) with W = ψ_rev[m+i], then (a0,a1) with
+// ψ_rev[2m+2i] and (a2,a3) with ψ_rev[2m+2i+1].
+func ct4_32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
+	h := t / 2
+	if h%4 != 0 {
+		ct4Narrow32(a, m, t, psi, psiS, q)
+		return
+	}
+	q2 := 2 * q
+	for i := 0; i < m; i++ {
+		w, ws := psi[m+i], psiS[m+i]
+		w1, w1s := psi[2*m+2*i], psiS[2*m+2*i]
+		w2, w2s := psi[2*m+2*i+1], psiS[2*m+2*i+1]
+		blk := a[2*i*t : 2*i*t+2*t]
+		x0, x1, x2, x3 := blk[:h], blk[h:2*h], blk[2*h:3*h], blk[3*h:4*h]
+		for j := 0; j+4 <= len(x0); j += 4 {
+			p0 := (*[4]uint32)(x0[j : j+4])
+			p1 := (*[4]uint32)(x1[j : j+4])
+			p2 := (*[4]uint32)(x2[j : j+4])
+			p3 := (*[4]uint32)(x3[j : j+4])
+			for k := 0; k < 4; k++ {
+				a0, a1, a2, a3 := p0[k], p1[k], p2[k], p3[k]
+				a0 = min(a0, a0-q2)
+				a1 = min(a1, a1-q2)
+				t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+				t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+				b0, b2 := a0+t2, a0-t2+q2
+				b1, b3 := a1+t3, a1-t3+q2
+				b0 = min(b0, b0-q2)
+				b2 = min(b2, b2-q2)
+				u1 := b1*w1 - uint32((uint64(b1)*uint64(w1s))>>32)*q
+				u3 := b3*w2 - uint32((uint64(b3)*uint64(w2s))>>32)*q
+				p0[k], p1[k] = b0+u1, b0-u1+q2
+				p2[k], p3[k] = b2+u3, b2-u3+q2
+			}
+		}
+	}
+}
+
+// ct4Narrow32 is ct4_32 for t/2 not a multiple of 4.
+func ct4Narrow32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
+	h := t / 2
+	q2 := 2 * q
+	for i := 0; i < m; i++ {
+		w, ws := psi[m+i], psiS[m+i]
+		w1, w1s := psi[2*m+2*i], psiS[2*m+2*i]
+		w2, w2s := psi[2*m+2*i+1], psiS[2*m+2*i+1]
+		blk := a[2*i*t : 2*i*t+2*t]
+		x0, x1, x2, x3 := blk[:h], blk[h:2*h], blk[2*h:3*h], blk[3*h:4*h]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		for j := range x0 {
+			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+			a0 = min(a0, a0-q2)
+			a1 = min(a1, a1-q2)
+			t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+			t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+			b0, b2 := a0+t2, a0-t2+q2
+			b1, b3 := a1+t3, a1-t3+q2
+			b0 = min(b0, b0-q2)
+			b2 = min(b2, b2-q2)
+			u1 := b1*w1 - uint32((uint64(b1)*uint64(w1s))>>32)*q
+			u3 := b3*w2 - uint32((uint64(b3)*uint64(w2s))>>32)*q
+			x0[j], x1[j] = b0+u1, b0-u1+q2
+			x2[j], x3[j] = b2+u3, b2-u3+q2
+		}
+	}
+}
+
+// ct4Last32 runs the last two Cooley–Tukey stages (t = 2 and t = 1) on blocks
+// of four and reduces fully to [0, Q). pA = ψ_rev[N/4..N/2-1] (one twiddle
+// per block), pB = ψ_rev[N/2..N-1] (two per block).
+func ct4Last32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+	q2 := 2 * q
+	pAS = pAS[:len(pA)]
+	for i, w := range pA {
+		ws := pAS[i]
+		wb := (*[2]uint32)(pB[2*i : 2*i+2])
+		wbs := (*[2]uint32)(pBS[2*i : 2*i+2])
+		x := (*[4]uint32)(a[4*i : 4*i+4])
+		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		a0 = min(a0, a0-q2)
+		a1 = min(a1, a1-q2)
+		t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+		t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+		b0, b2 := a0+t2, a0-t2+q2
+		b1, b3 := a1+t3, a1-t3+q2
+		b0 = min(b0, b0-q2)
+		b2 = min(b2, b2-q2)
+		u1 := b1*wb[0] - uint32((uint64(b1)*uint64(wbs[0]))>>32)*q
+		u3 := b3*wb[1] - uint32((uint64(b3)*uint64(wbs[1]))>>32)*q
+		c0, c1 := b0+u1, b0-u1+q2
+		c2, c3 := b2+u3, b2-u3+q2
+		c0 = min(c0, c0-q2)
+		c1 = min(c1, c1-q2)
+		c2 = min(c2, c2-q2)
+		c3 = min(c3, c3-q2)
+		x[0] = min(c0, c0-q)
+		x[1] = min(c1, c1-q)
+		x[2] = min(c2, c2-q)
+		x[3] = min(c3, c3-q)
+	}
+}
+
+// ct4LastLazy32 is ct4Last32 with outputs in [0, 2Q).
+func ct4LastLazy32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+	q2 := 2 * q
+	pAS = pAS[:len(pA)]
+	for i, w := range pA {
+		ws := pAS[i]
+		wb := (*[2]uint32)(pB[2*i : 2*i+2])
+		wbs := (*[2]uint32)(pBS[2*i : 2*i+2])
+		x := (*[4]uint32)(a[4*i : 4*i+4])
+		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		a0 = min(a0, a0-q2)
+		a1 = min(a1, a1-q2)
+		t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+		t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+		b0, b2 := a0+t2, a0-t2+q2
+		b1, b3 := a1+t3, a1-t3+q2
+		b0 = min(b0, b0-q2)
+		b2 = min(b2, b2-q2)
+		u1 := b1*wb[0] - uint32((uint64(b1)*uint64(wbs[0]))>>32)*q
+		u3 := b3*wb[1] - uint32((uint64(b3)*uint64(wbs[1]))>>32)*q
+		c0, c1 := b0+u1, b0-u1+q2
+		c2, c3 := b2+u3, b2-u3+q2
+		x[0] = min(c0, c0-q2)
+		x[1] = min(c1, c1-q2)
+		x[2] = min(c2, c2-q2)
+		x[3] = min(c3, c3-q2)
+	}
+}
+
+// gs2First32 is the Gentleman–Sande stage t = 1 (pairs (2i, 2i+1), twiddle
+// ψ_rev^-1[N/2+i] = p[i]), reading in and writing out.
+func gs2First32(in, out, p, pS []uint32, q uint32) {
+	q2 := 2 * q
+	pS = pS[:len(p)]
+	for i, w := range p {
+		ws := pS[i]
+		x := (*[2]uint32)(in[2*i : 2*i+2])
+		y := (*[2]uint32)(out[2*i : 2*i+2])
+		u, v := x[0], x[1]
+		s, d := u+v, u-v+q2
+		y[0] = min(s, s-q2)
+		y[1] = d*w - uint32((uint64(d)*uint64(ws))>>32)*q
+	}
+}
+
+// gs4First32 runs the Gentleman–Sande stages t = 1 and t = 2 in place on
+// blocks of four: pA = ψ_rev^-1[N/2..N-1] (two per block),
+// pB = ψ_rev^-1[N/4..N/2-1] (one per block). Each block does stage A on
+// (a0,a1) and (a2,a3), then stage B on (a0,a2) and (a1,a3); inputs and
+// outputs in [0, 2Q).
+func gs4First32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+	q2 := 2 * q
+	pBS = pBS[:len(pB)]
+	for i, w := range pB {
+		ws := pBS[i]
+		wa := (*[2]uint32)(pA[2*i : 2*i+2])
+		was := (*[2]uint32)(pAS[2*i : 2*i+2])
+		x := (*[4]uint32)(a[4*i : 4*i+4])
+		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		s0, d0 := a0+a1, a0-a1+q2
+		s1, d1 := a2+a3, a2-a3+q2
+		b0 := min(s0, s0-q2)
+		b1 := d0*wa[0] - uint32((uint64(d0)*uint64(was[0]))>>32)*q
+		b2 := min(s1, s1-q2)
+		b3 := d1*wa[1] - uint32((uint64(d1)*uint64(was[1]))>>32)*q
+		e0, f0 := b0+b2, b0-b2+q2
+		e1, f1 := b1+b3, b1-b3+q2
+		x[0], x[1] = min(e0, e0-q2), min(e1, e1-q2)
+		x[2] = f0*w - uint32((uint64(f0)*uint64(ws))>>32)*q
+		x[3] = f1*w - uint32((uint64(f1)*uint64(ws))>>32)*q
+	}
+}
+
+// gs4_32 runs the Gentleman–Sande stages (m, t) and (m/2, 2t) in place, for
+// 2 <= t: block i of size 4t holds groups 2i, 2i+1 of stage A (twiddles
+// ψ_rev^-1[m+2i], ψ_rev^-1[m+2i+1]) and group i of stage B (ψ_rev^-1[m/2+i]).
+func gs4_32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
+	q2 := 2 * q
+	for i := 0; i < m/2; i++ {
+		w1, w1s := psi[m+2*i], psiS[m+2*i]
+		w2, w2s := psi[m+2*i+1], psiS[m+2*i+1]
+		w, ws := psi[m/2+i], psiS[m/2+i]
+		blk := a[4*i*t : 4*i*t+4*t]
+		x0, x1, x2, x3 := blk[:t], blk[t:2*t], blk[2*t:3*t], blk[3*t:4*t]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		for j := range x0 {
+			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+			s0, d0 := a0+a1, a0-a1+q2
+			s1, d1 := a2+a3, a2-a3+q2
+			b0 := min(s0, s0-q2)
+			b1 := d0*w1 - uint32((uint64(d0)*uint64(w1s))>>32)*q
+			b2 := min(s1, s1-q2)
+			b3 := d1*w2 - uint32((uint64(d1)*uint64(w2s))>>32)*q
+			e0, f0 := b0+b2, b0-b2+q2
+			e1, f1 := b1+b3, b1-b3+q2
+			x0[j], x1[j] = min(e0, e0-q2), min(e1, e1-q2)
+			x2[j] = f0*w - uint32((uint64(f0)*uint64(ws))>>32)*q
+			x3[j] = f1*w - uint32((uint64(f1)*uint64(ws))>>32)*q
+		}
+	}
+}
+
+// gs4Final32 runs the last two Gentleman–Sande stages (t = N/4 with
+// ψ_rev^-1[2], ψ_rev^-1[3]; t = N/2) with N^-1 folded into the last one:
+// its sum is multiplied by ni = N^-1 and its difference by
+// np = N^-1·ψ_rev^-1[1]. Outputs in [0, Q) if full, else [0, 2Q).
+func gs4Final32(a []uint32, w1, w1s, w2, w2s, ni, nis, np, nps, q uint32, full bool) {
+	h := len(a) / 4
+	q2 := 2 * q
+	x0, x1, x2, x3 := a[:h], a[h:2*h], a[2*h:3*h], a[3*h:4*h]
+	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+	qf := q
+	if !full {
+		qf = ^uint32(0) // makes the final min(x, x-qf) a no-op: x - qf wraps above x
+	}
+	for j := range x0 {
+		a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+		s0, d0 := a0+a1, a0-a1+q2
+		s1, d1 := a2+a3, a2-a3+q2
+		b0 := min(s0, s0-q2)
+		b1 := d0*w1 - uint32((uint64(d0)*uint64(w1s))>>32)*q
+		b2 := min(s1, s1-q2)
+		b3 := d1*w2 - uint32((uint64(d1)*uint64(w2s))>>32)*q
+		e0, f0 := b0+b2, b0-b2+q2
+		e1, f1 := b1+b3, b1-b3+q2
+		c0 := e0*ni - uint32((uint64(e0)*uint64(nis))>>32)*q
+		c1 := e1*ni - uint32((uint64(e1)*uint64(nis))>>32)*q
+		c2 := f0*np - uint32((uint64(f0)*uint64(nps))>>32)*q
+		c3 := f1*np - uint32((uint64(f1)*uint64(nps))>>32)*q
+		x0[j], x1[j] = min(c0, c0-qf), min(c1, c1-qf)
+		x2[j], x3[j] = min(c2, c2-qf), min(c3, c3-qf)
+	}
+}
