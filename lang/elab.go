@@ -177,6 +177,9 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 				}
 				break
 			}
+			if v.val.bad() {
+				continue // an error was reported
+			}
 			s := v.t.scalar()
 			e.b.Output(v.name, s.width, s.signed, v.val.bits, v.t.dims()...)
 		}
@@ -192,9 +195,21 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 	return c
 }
 
-// checkUnusedFns type-checks the root file's functions that no call
-// elaborated, each with fresh inputs as parameters in a scratch circuit.
+// checkUnusedFns type-checks the root file's consts and tables, and the
+// functions that no call elaborated, each with fresh inputs as parameters
+// in a scratch circuit.
 func (p *program) checkUnusedFns(opts Options) {
+	e := newElab(p, "consts", opts)
+	e.run(func() {
+		for _, d := range p.root.ast.Decls {
+			switch {
+			case d.Const != nil && p.globals[d.Const.Name].konst == d.Const:
+				e.globalValue(d.Const.Name, p.globals[d.Const.Name], d.Const.Pos)
+			case d.Table != nil && p.globals[d.Table.Name].table == d.Table:
+				e.globalValue(d.Table.Name, p.globals[d.Table.Name], d.Table.Pos)
+			}
+		}
+	})
 	for _, d := range p.root.ast.Decls {
 		if d.Fn == nil || p.inlined[d.Fn] || p.globals[d.Fn.Name] == nil || p.globals[d.Fn.Name].fn != d.Fn {
 			continue
@@ -427,7 +442,11 @@ func (e *elab) inline(d *FnDecl, args []value, pos lexer.Position) value {
 		return badValue
 	}
 	if !f.done {
-		e.errorf(d.Body.EndPos, "missing return at end of function %s", d.Name)
+		end := d.Body.EndPos // just after the closing brace: point at it
+		if end.Column > 1 {
+			end.Column--
+		}
+		e.errorf(end, "missing return at end of function %s", d.Name)
 		return badValue
 	}
 	return f.retVal

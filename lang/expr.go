@@ -448,7 +448,7 @@ func (e *elab) call(n string, args *CallArgs, pos lexer.Position) value {
 	}
 	d := g.fn
 	if len(args.Args) != len(d.Params) {
-		e.errorf(pos, "%s takes %d arguments, got %d", n, len(d.Params), len(args.Args))
+		e.errorf(pos, "%s takes %d argument%s, got %d", n, len(d.Params), plural(len(d.Params)), len(args.Args))
 		return badValue
 	}
 	if len(e.calls) >= maxCallDepth {
@@ -549,4 +549,11 @@ func (e *elab) arrayLit(a *ArrayLit, want *Type) value {
 		konst = konst && v.konst
 	}
 	return value{t: t, bits: bits, konst: konst}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

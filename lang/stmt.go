@@ -100,8 +100,12 @@ func (e *elab) execAssign(a *AssignStmt) {
 		e.errorf(a.Pos, "cannot assign to loop variable %s", a.Name)
 		return
 	}
-	if v.val.bad() && v.t.kind == kindUntyped {
-		return // declaration already failed
+	if v.val.bad() {
+		// The variable's declaration or an earlier assignment failed:
+		// still check the value, then keep it silently bad.
+		e.expr(a.Value, nil)
+		e.markAssigned(v)
+		return
 	}
 	if v.t.kind == kindUntyped {
 		if len(a.Indices) > 0 {
@@ -110,6 +114,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 		}
 		val := e.rvalue(e.expr(a.Value, nil), a.Value.Pos)
 		if val.bad() {
+			e.markAssigned(v)
 			return
 		}
 		if val.t.kind != kindUntyped {
@@ -168,6 +173,9 @@ func (e *elab) execAssign(a *AssignStmt) {
 	val := e.rvalue(e.expr(a.Value, t), a.Value.Pos)
 	val = e.convert(val, t, a.Value.Pos, "assignment to "+a.Name)
 	if val.bad() {
+		// Reported already; marking the target assigned avoids a second,
+		// misleading "never assigned" error.
+		e.markAssigned(v)
 		return
 	}
 	leaves := t.leaves()
@@ -194,6 +202,16 @@ func (e *elab) execAssign(a *AssignStmt) {
 	v.val = value{t: v.t, bits: bits, konst: konst}
 	if konst && v.t.isInt() {
 		v.val.c = val.c
+	}
+	v.ever = true
+}
+
+// markAssigned poisons v after a failed assignment: it counts as assigned
+// and every later use stays silent.
+func (e *elab) markAssigned(v *variable) {
+	v.val = badValue
+	for i := range v.assigned {
+		v.assigned[i] = true
 	}
 	v.ever = true
 }
