@@ -26,6 +26,11 @@ type NTT32 struct {
 	// nInv = N^-1 and nInvPsi = N^-1·ψ^-brv(1), the last inverse stage's
 	// constants with the scaling folded in.
 	nInv, nInvShoup, nInvPsi, nInvPsiShoup uint32
+	// noXRed: (2·LogN + 4)·Q <= 2^32, so Forward may skip Harvey's
+	// reduction of X (see ct4NR32); br = floor(2^32 / Q) for its final
+	// Barrett step.
+	noXRed bool
+	br     uint32
 }
 
 // NewNTT32 builds the tables for degree N (a power of two, N >= 2) and the
@@ -68,6 +73,8 @@ func NewNTT32(N int, q uint32) (*NTT32, error) {
 	r.nInvShoup = m.ShoupConst(r.nInv)
 	r.nInvPsi = uint32(MulMod64(nInv, uint64(r.psiInvRev[1]), Q))
 	r.nInvPsiShoup = m.ShoupConst(r.nInvPsi)
+	r.noXRed = uint64(2*logN+4)*Q <= 1<<32
+	r.br = uint32((1 << 32) / Q)
 	return r, nil
 }
 
@@ -101,6 +108,10 @@ func (r *NTT32) forward(in, out []uint32, full bool) {
 		forwardRadix2_32(out, psi, psiS, q, full)
 		return
 	}
+	if r.noXRed {
+		r.forwardNR(in, out, full)
+		return
+	}
 	m, t := 1, N/2
 	if r.LogN%2 == 1 {
 		ct2First32(in, out, psi[1], psiS[1], q)
@@ -116,6 +127,25 @@ func (r *NTT32) forward(in, out []uint32, full bool) {
 	} else {
 		ct4LastLazy32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q)
 	}
+}
+
+// forwardNR is forward with the ...NR kernels, for moduli small enough that
+// Harvey's reduction of X can be skipped (noXRed).
+func (r *NTT32) forwardNR(in, out []uint32, full bool) {
+	N := r.N
+	q := r.Q
+	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
+	m, t := 1, N/2
+	if r.LogN%2 == 1 {
+		ct2FirstNR32(in, out, psi[1], psiS[1], q)
+		m, t = 2, N/4
+	} else {
+		copy(out, in)
+	}
+	for ; t >= 4; m, t = 4*m, t/4 {
+		ct4NR32(out, m, t, psi, psiS, q)
+	}
+	ct4LastNR32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q, r.br, full)
 }
 
 // Inverse sets out = NTT^-1(in): in is in the NTT domain (bit-reversed order)

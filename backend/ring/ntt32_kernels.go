@@ -36,44 +36,6 @@ func ct2First32(in, out []uint32, w, ws, q uint32) {
 // ψ_rev[2m+2i] and (a2,a3) with ψ_rev[2m+2i+1].
 func ct4_32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 	h := t / 2
-	if h%4 != 0 {
-		ct4Narrow32(a, m, t, psi, psiS, q)
-		return
-	}
-	q2 := 2 * q
-	for i := 0; i < m; i++ {
-		w, ws := psi[m+i], psiS[m+i]
-		w1, w1s := psi[2*m+2*i], psiS[2*m+2*i]
-		w2, w2s := psi[2*m+2*i+1], psiS[2*m+2*i+1]
-		blk := a[2*i*t : 2*i*t+2*t]
-		x0, x1, x2, x3 := blk[:h], blk[h:2*h], blk[2*h:3*h], blk[3*h:4*h]
-		for j := 0; j+4 <= len(x0); j += 4 {
-			p0 := (*[4]uint32)(x0[j : j+4])
-			p1 := (*[4]uint32)(x1[j : j+4])
-			p2 := (*[4]uint32)(x2[j : j+4])
-			p3 := (*[4]uint32)(x3[j : j+4])
-			for k := 0; k < 4; k++ {
-				a0, a1, a2, a3 := p0[k], p1[k], p2[k], p3[k]
-				a0 = min(a0, a0-q2)
-				a1 = min(a1, a1-q2)
-				t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
-				t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
-				b0, b2 := a0+t2, a0-t2+q2
-				b1, b3 := a1+t3, a1-t3+q2
-				b0 = min(b0, b0-q2)
-				b2 = min(b2, b2-q2)
-				u1 := b1*w1 - uint32((uint64(b1)*uint64(w1s))>>32)*q
-				u3 := b3*w2 - uint32((uint64(b3)*uint64(w2s))>>32)*q
-				p0[k], p1[k] = b0+u1, b0-u1+q2
-				p2[k], p3[k] = b2+u3, b2-u3+q2
-			}
-		}
-	}
-}
-
-// ct4Narrow32 is ct4_32 for t/2 not a multiple of 4.
-func ct4Narrow32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
-	h := t / 2
 	q2 := 2 * q
 	for i := 0; i < m; i++ {
 		w, ws := psi[m+i], psiS[m+i]
@@ -161,6 +123,88 @@ func ct4LastLazy32(a, pA, pAS, pB, pBS []uint32, q uint32) {
 		x[1] = min(c1, c1-q2)
 		x[2] = min(c2, c2-q2)
 		x[3] = min(c3, c3-q2)
+	}
+}
+
+// The ...NR kernels are the forward passes without Harvey's reduction of
+// the upper butterfly input, used when (2·log2(N) + 4)·Q <= 2^32 (e.g. the
+// 27-bit FHEW primes up to N = 2048): then every entry, starting in [0, 4Q)
+// and growing by less than 2Q per stage (X+T and X-T+2Q with T in [0, 2Q)),
+// stays below 2^32 through all stages, so those conditional subtractions
+// (a quarter of the pass's instructions) can go. The last pass reduces
+// with a Barrett step (x - floor(x·floor(2^32/Q)/2^32)·Q is in [0, 2Q)).
+
+// ct2FirstNR32 is ct2First32 without the reduction of X.
+func ct2FirstNR32(in, out []uint32, w, ws, q uint32) {
+	h := len(out) / 2
+	q2 := 2 * q
+	x, y := in[:h], in[h:2*h]
+	ox, oy := out[:h], out[h:2*h]
+	y, ox, oy = y[:len(x)], ox[:len(x)], oy[:len(x)]
+	for j := range x {
+		u, v := x[j], y[j]
+		t := v*w - uint32((uint64(v)*uint64(ws))>>32)*q
+		ox[j] = u + t
+		oy[j] = u - t + q2
+	}
+}
+
+// ct4NR32 is ct4_32 without the reductions of X.
+func ct4NR32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
+	h := t / 2
+	q2 := 2 * q
+	for i := 0; i < m; i++ {
+		w, ws := psi[m+i], psiS[m+i]
+		w1, w1s := psi[2*m+2*i], psiS[2*m+2*i]
+		w2, w2s := psi[2*m+2*i+1], psiS[2*m+2*i+1]
+		blk := a[2*i*t : 2*i*t+2*t]
+		x0, x1, x2, x3 := blk[:h], blk[h:2*h], blk[2*h:3*h], blk[3*h:4*h]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		for j := range x0 {
+			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+			t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+			t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+			b0, b2 := a0+t2, a0-t2+q2
+			b1, b3 := a1+t3, a1-t3+q2
+			u1 := b1*w1 - uint32((uint64(b1)*uint64(w1s))>>32)*q
+			u3 := b3*w2 - uint32((uint64(b3)*uint64(w2s))>>32)*q
+			x0[j], x1[j] = b0+u1, b0-u1+q2
+			x2[j], x3[j] = b2+u3, b2-u3+q2
+		}
+	}
+}
+
+// ct4LastNR32 is ct4Last32 without the reductions of X; the outputs are
+// brought to [0, 2Q) by Barrett (br = floor(2^32/Q)) and, if full, to [0, Q).
+func ct4LastNR32(a, pA, pAS, pB, pBS []uint32, q, br uint32, full bool) {
+	q2 := 2 * q
+	qf := q
+	if !full {
+		qf = ^uint32(0) // min(x, x-qf) is then a no-op
+	}
+	pAS = pAS[:len(pA)]
+	for i, w := range pA {
+		ws := pAS[i]
+		wb := (*[2]uint32)(pB[2*i : 2*i+2])
+		wbs := (*[2]uint32)(pBS[2*i : 2*i+2])
+		x := (*[4]uint32)(a[4*i : 4*i+4])
+		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
+		t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+		b0, b2 := a0+t2, a0-t2+q2
+		b1, b3 := a1+t3, a1-t3+q2
+		u1 := b1*wb[0] - uint32((uint64(b1)*uint64(wbs[0]))>>32)*q
+		u3 := b3*wb[1] - uint32((uint64(b3)*uint64(wbs[1]))>>32)*q
+		c0, c1 := b0+u1, b0-u1+q2
+		c2, c3 := b2+u3, b2-u3+q2
+		c0 -= uint32((uint64(c0)*uint64(br))>>32) * q
+		c1 -= uint32((uint64(c1)*uint64(br))>>32) * q
+		c2 -= uint32((uint64(c2)*uint64(br))>>32) * q
+		c3 -= uint32((uint64(c3)*uint64(br))>>32) * q
+		x[0] = min(c0, c0-qf)
+		x[1] = min(c1, c1-qf)
+		x[2] = min(c2, c2-qf)
+		x[3] = min(c3, c3-qf)
 	}
 }
 

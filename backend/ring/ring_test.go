@@ -237,3 +237,44 @@ func TestNewNTT32Errors(t *testing.T) {
 		}
 	}
 }
+
+// TestNTT32Extremes feeds the extreme inputs of the documented ranges (all
+// 4Q-1 into Forward, all 2Q-1 into Inverse, and alternating patterns) through
+// both the reducing and the no-X-reduction forward paths, to catch overflow of
+// the lazy ranges that random inputs would rarely hit.
+func TestNTT32Extremes(t *testing.T) {
+	for _, q := range []uint32{testQ27, testQ28, testQ30} {
+		for _, N := range []int{16, 32, 1024} {
+			r, err := NewNTT32(N, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := make([]uint32, N)
+			for _, pattern := range []func(i int) uint32{
+				func(int) uint32 { return 4*q - 1 },
+				func(i int) uint32 { return uint32(i%2) * (4*q - 1) },
+				func(i int) uint32 { return uint32(1-i%2) * (4*q - 1) },
+				func(i int) uint32 { return uint32(i/(N/2)) * (4*q - 1) },
+			} {
+				in := make([]uint32, N)
+				for i := range in {
+					in[i] = pattern(i)
+					ref[i] = in[i] % q
+				}
+				want := make([]uint32, N)
+				copy(want, ref)
+				forwardRadix2_32(want, r.psiRev, r.psiRevShoup, q, true)
+				got := make([]uint32, N)
+				r.Forward(in, got)
+				equal32(t, fmt.Sprintf("Q=%d N=%d noXRed=%v Forward extreme", q, N, r.noXRed), got, want)
+				for i := range in {
+					in[i] = min(in[i], 2*q-1)
+					ref[i] = in[i] % q
+				}
+				r.Inverse(in, got)
+				r.Forward(got, got)
+				equal32(t, fmt.Sprintf("Q=%d N=%d Inverse extreme", q, N), got, ref)
+			}
+		}
+	}
+}
