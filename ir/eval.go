@@ -24,10 +24,13 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 	if len(in) != c.NumInputBits() {
 		panic(fmt.Sprintf("ir: EvalBits got %d input words, circuit %q has %d input bits", len(in), c.Name, c.NumInputBits()))
 	}
-	offs := make([]int, 0, 8)
+	// Load the input nodes from their buses (no per-call offset table, so
+	// no allocation however many buses there are).
 	off := 0
 	for i := range c.Inputs {
-		offs = append(offs, off)
+		for j, id := range c.Inputs[i].Bits {
+			vals[id] = in[off+j]
+		}
 		off += len(c.Inputs[i].Bits)
 	}
 	for i := range c.Nodes {
@@ -39,7 +42,7 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 		case OpConst1:
 			v = ^uint64(0)
 		case OpInput:
-			v = in[offs[nd.Bus]+int(nd.Bit)]
+			continue // loaded above
 		case OpNot:
 			v = ^vals[nd.In[0]]
 		case OpAnd:
