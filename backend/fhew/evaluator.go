@@ -70,8 +70,8 @@ type Scratch struct {
 	lazyB2, lazyA2 []uint64 // GINX's second key product
 	head, next     []int32  // index-set buckets (automorphism methods)
 	alpha          []int32  // mod-switched α
-	comb           []uint16 // gate's linear combination (β then α) at Q_ks
-	ext            []uint16 // extracted and mod-switched LWE (β then α, dim N)
+	comb           []uint16 // gate's linear combination (β then α, dim N) at Q_ks
+	ks             []uint16 // after key switching (β then α, dim n)
 
 	automorphisms int
 	bootstraps    int
@@ -86,8 +86,8 @@ func NewScratch(p Params) *Scratch {
 		tmpB: make([]uint32, N), tmpA: make([]uint32, N),
 		lazyB: make([]uint64, N), lazyA: make([]uint64, N),
 		alpha: make([]int32, p.n),
-		comb:  make([]uint16, p.n+1),
-		ext:   make([]uint16, N+1),
+		comb:  make([]uint16, N+1),
+		ks:    make([]uint16, p.n+1),
 	}
 	sc.dig = make([][]uint32, 2*p.dg)
 	for i := range sc.dig {
@@ -110,7 +110,7 @@ func (sc *Scratch) Automorphisms() (automorphisms, bootstraps int) {
 
 // combine sets sc.comb = Σ w_i·in_i + c·Q_ks/4 (mod Q_ks).
 func combine(p *params, in []*Ciphertext, weights []int8, c int, sc *Scratch) {
-	n := p.n
+	n := p.N
 	acc := sc.comb[1 : n+1]
 	clear(acc)
 	b := uint16(c) * uint16(p.qks/4)
@@ -129,21 +129,23 @@ func combine(p *params, in []*Ciphertext, weights []int8, c int, sc *Scratch) {
 }
 
 // bootstrap evaluates the decision pattern h on the phase of sc.comb and
-// writes a fresh gate-level ciphertext to out: mod switch to M (round to odd
-// for the automorphism methods), blind rotation, sample extraction (section
-// 2.4.3), +Q/8, mod switch Q -> Q_ks, key switch N -> n.
+// writes a fresh gate-level ciphertext to out: key switch N -> n (section
+// 2.4), mod switch Q_ks -> M (round to odd for the automorphism methods),
+// blind rotation, sample extraction (section 2.4.3), +Q/8, mod switch
+// Q -> Q_ks.
 func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	p := ev.params.params
 	nt := p.ntt
 	N := p.N
 	mask := uint32(p.qks - 1)
+	keySwitch(p, ev.ek.ksk, sc.comb, sc.ks)
 	// Mod switch Q_ks -> M. α: round to the nearest odd residue (the
 	// automorphism methods need every α_i odd, eprint 2022/198 Section 5)
 	// or to the nearest residue (GINX); β: nearest.
 	shift := uint(p.logQKS) - uint(trailingZeros(p.M))
 	mMask := int32(p.M - 1)
 	odd := p.lit.Method.usesAutomorphisms()
-	for i, a := range sc.comb[1 : p.n+1] {
+	for i, a := range sc.ks[1 : p.n+1] {
 		x := uint32(a) & mask
 		if odd {
 			sc.alpha[i] = (int32(x>>(shift+1))<<1 | 1) & mMask
@@ -151,7 +153,7 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 			sc.alpha[i] = int32((x+(1<<(shift-1)))>>shift) & mMask
 		}
 	}
-	beta := int((uint32(sc.comb[0])&mask+1<<(shift-1))>>shift) & (p.M - 1)
+	beta := int((uint32(sc.ks[0])&mask+1<<(shift-1))>>shift) & (p.M - 1)
 
 	// Accumulator: (ψ_t0(f·Y^β), 0), see blindrot.go.
 	nt.MulByMonomial(ev.testPoly[h], beta<<p.yShift, sc.cb)
@@ -179,12 +181,13 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	nt.Inverse(sc.accA, sc.ca)
 	Q := uint64(p.Q)
 	scale := uint64(p.qks)
-	sc.ext[0] = modSwitchQ(nt.AddMod(sc.cb[0], ev.q8), scale, Q)
-	sc.ext[1] = modSwitchQ(sc.ca[0], scale, Q)
+	m16 := uint16(mask)
+	out.B = modSwitchQ(nt.AddMod(sc.cb[0], ev.q8), scale, Q) & m16
+	oa := out.A[:N]
+	oa[0] = modSwitchQ(sc.ca[0], scale, Q) & m16
 	for i := 1; i < N; i++ {
-		sc.ext[i+1] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q)
+		oa[i] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q) & m16
 	}
-	keySwitch(p, ev.ek.ksk, sc.ext, out)
 }
 
 // modSwitchQ returns round(x·Q_ks/Q) (mod Q_ks is left to the uint16 wrap

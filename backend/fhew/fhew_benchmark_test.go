@@ -69,7 +69,7 @@ func BenchmarkBlindRotation(b *testing.B) {
 			x := k.enc.EncryptNew(1)
 			combine(p.params, []*Ciphertext{x}, []int8{1}, 0, sc)
 			for i := range sc.alpha {
-				sc.alpha[i] = int32(x.A[i]>>uint(p.logQKS-trailingZeros(p.M))) | 1
+				sc.alpha[i] = int32(x.A[i]>>uint(p.logQKS-trailingZeros(p.M))) | 1 // any odd α will do
 				if p.Method() == MethodGINX {
 					sc.alpha[i] &^= 1
 				}

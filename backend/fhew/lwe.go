@@ -4,23 +4,29 @@ import (
 	"fmt"
 )
 
-// Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{n+1} under
-// the LWE secret s, with phase β + <α, s> = m·Q_ks/4 + e for a bit m (the
-// paper's convention, section 2.2). Gate-level ciphertexts stay at Q_ks
-// between bootstraps: a gate's linear combination is then exact, and only
-// one rounding (to the blind-rotation modulus, round-to-odd for the
-// automorphism methods) happens per bootstrap. Entries are kept reduced
-// modulo Q_ks (a power of two dividing 2^16, so uint16 arithmetic wraps
-// correctly).
+// Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{N+1} under
+// the RLWE secret z read as a vector (the key sample extraction yields),
+// with phase β + <α, z> = m·Q_ks/4 + e for a bit m (the paper's convention,
+// section 2.2).
+//
+// Why dimension N and modulus Q_ks between gates: the bootstrap's pipeline
+// (blind rotation, sample extraction, mod switch Q -> Q_ks, LWE key switch
+// N -> n, round to the blind-rotation modulus) is rotated so that a gate
+// first forms its exact linear combination Σ w_i·x_i at (N, Q_ks) and only
+// then key-switches and rounds, once. The key-switching noise (N·d_ks·σ²,
+// the largest term at STD128_LMKCDEY_G) and the rounding noise are then
+// added once per gate instead of once per input (times w_i²). Entries are
+// kept reduced modulo Q_ks, a power of two dividing 2^16, so uint16
+// arithmetic wraps correctly.
 type Ciphertext struct {
 	// B is β.
 	B uint16
-	// A is α, of length n.
+	// A is α, of length N.
 	A []uint16
 }
 
 // NewCiphertext allocates a zero ciphertext for p.
-func NewCiphertext(p Params) *Ciphertext { return &Ciphertext{A: make([]uint16, p.n)} }
+func NewCiphertext(p Params) *Ciphertext { return &Ciphertext{A: make([]uint16, p.N)} }
 
 // CopyFrom sets c to a copy of other.
 func (c *Ciphertext) CopyFrom(other *Ciphertext) {
@@ -84,8 +90,8 @@ func NewEncryptor(sk *SecretKey) (*Encryptor, error) {
 	return &Encryptor{sk: sk, r: newPRNG(seed)}, nil
 }
 
-// Encrypt sets out to a fresh encryption of bit (0 or 1) at Q_ks:
-// β = -<α, s> + e + bit·Q_ks/4 with α uniform and e Gaussian.
+// Encrypt sets out to a fresh encryption of bit (0 or 1) at Q_ks under z:
+// β = -<α, z> + e + bit·Q_ks/4 with α uniform and e Gaussian.
 func (enc *Encryptor) Encrypt(bit int, out *Ciphertext) {
 	p := enc.sk.params
 	enc.r.uniform16(out.A)
@@ -94,7 +100,7 @@ func (enc *Encryptor) Encrypt(bit int, out *Ciphertext) {
 	for i, a := range out.A {
 		a &= mask
 		out.A[i] = a
-		dot += a * uint16(enc.sk.s[i])
+		dot += a * uint16(enc.sk.z[i])
 	}
 	e := uint16(enc.r.gaussian(p.gauss))
 	out.B = (-dot + e + uint16(bit&1)*uint16(p.qks/4)) & mask
@@ -107,12 +113,12 @@ func (enc *Encryptor) EncryptNew(bit int) *Ciphertext {
 	return c
 }
 
-// Phase returns β + <α, s> mod Q_ks, centred in [-Q_ks/2, Q_ks/2).
+// Phase returns β + <α, z> mod Q_ks, centred in [-Q_ks/2, Q_ks/2).
 func (sk *SecretKey) Phase(c *Ciphertext) int {
 	p := sk.params
 	v := c.B
 	for i, a := range c.A {
-		v += a * uint16(sk.s[i])
+		v += a * uint16(sk.z[i])
 	}
 	x := int(v) & (p.qks - 1)
 	if x >= p.qks/2 {
@@ -206,11 +212,12 @@ func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 }
 
 // keySwitch sets out = KeySwitch_{z->s}(β, α) where in holds β at index 0
-// and α_0..α_{N-1} after it, all mod Q_ks. Section 2.4: out = (β, 0) +
-// Σ_i Σ_j α_{i,j}·ksk(i, j) with α_i = Σ_j α_{i,j} B_ks^j in signed digits.
-func keySwitch(p *params, k *keySwitchKey, in []uint16, out *Ciphertext) {
+// and α_0..α_{N-1} after it, all mod Q_ks, and out gets β' then α'_0..α'_{n-1}.
+// Section 2.4: out = (β, 0) + Σ_i Σ_j α_{i,j}·ksk(i, j) with
+// α_i = Σ_j α_{i,j} B_ks^j in signed digits.
+func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16) {
 	n := p.n
-	acc := out.A[:n]
+	acc := out[1 : n+1]
 	clear(acc)
 	accB := in[0]
 	logB := uint(p.logBKS)
@@ -255,5 +262,5 @@ func keySwitch(p *params, k *keySwitchKey, in []uint16, out *Ciphertext) {
 	for t := range acc {
 		acc[t] &= mask
 	}
-	out.B = accB & mask
+	out[0] = accB & mask
 }

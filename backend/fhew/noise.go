@@ -14,7 +14,7 @@ import "math"
 //   - Mod switch Q -> Q_ks rounds: (1 + N·Var(z))/12 in Q_ks² units.
 //   - Key switching adds N·d_ks·σ² (Q_ks² units; zero digits add none, which
 //     the model ignores).
-//   - Before blind rotation the gate's sum is rounded to M: (1 + n·Var(s))/12
+//   - A gate key-switches its sum once, then rounds it to M: (1 + n·Var(s))/12
 //     in M² units, or n·Var(s)/3 + 1/12 when rounding α to odd residues.
 
 // NoiseModel is the predicted noise of a parameter set.
@@ -22,8 +22,10 @@ type NoiseModel struct {
 	// BlindRotation is the variance of the blind-rotation output (circle²).
 	BlindRotation float64
 	// Output is the variance of a bootstrapped gate-level ciphertext: blind
-	// rotation, mod switch to Q_ks and key switching.
+	// rotation and mod switch to Q_ks.
 	Output float64
+	// KeySwitch is the variance the LWE key switch adds to a gate's sum.
+	KeySwitch float64
 	// Rounding is the variance the rounding to the blind-rotation modulus M
 	// adds to a gate's sum.
 	Rounding float64
@@ -61,7 +63,8 @@ func (p Params) Noise() NoiseModel {
 	}
 	m.BlindRotation = products * dot / (Q * Q)
 	qks := float64(p.qks)
-	m.Output = m.BlindRotation + ((1+N*varZ)/12+N*float64(p.dks)*sigma2)/(qks*qks)
+	m.Output = m.BlindRotation + (1+N*varZ)/12/(qks*qks)
+	m.KeySwitch = N * float64(p.dks) * sigma2 / (qks * qks)
 	if p.lit.Method.usesAutomorphisms() {
 		m.Rounding = (n*varS/3 + 1.0/12) / (M * M)
 	} else {
@@ -72,7 +75,7 @@ func (p Params) Noise() NoiseModel {
 
 // GateFailureLog2 returns log2 of the predicted probability that a
 // bootstrap on Σ w_i·x_i (inputs fresh from bootstrapping) decides wrongly:
-// the noise, Gaussian with variance Σw²·Output + Rounding, exceeds the
+// the noise, Gaussian with variance Σw²·Output + KeySwitch + Rounding, exceeds the
 // margin 1/8 in absolute value.
 func (p Params) GateFailureLog2(weights []int) float64 {
 	m := p.Noise()
@@ -80,7 +83,7 @@ func (p Params) GateFailureLog2(weights []int) float64 {
 	for _, w := range weights {
 		norm += w * w
 	}
-	v := float64(norm)*m.Output + m.Rounding
+	v := float64(norm)*m.Output + m.KeySwitch + m.Rounding
 	return log2GaussTail(0.125 / math.Sqrt(v))
 }
 

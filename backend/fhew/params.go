@@ -176,7 +176,7 @@ var (
 		Name: "STD128_LOWFAIL_T", Method: MethodSigned,
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
-		LogBg: 9, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10,
+		LogBg: 7, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10,
 	}
 	// ToySigned is an insecure set for fast tests (a few ms per gate):
 	// n = 64, N = 512, Q = 134215681 (27 bits, ≡ 1 mod 1024), B_g = 2^9.
