@@ -138,26 +138,11 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	nt := p.ntt
 	N := p.N
 	mask := uint32(p.qks - 1)
-	keySwitch(p, ev.ek.ksk, sc.comb, sc.ks)
-	// Mod switch Q_ks -> M. α: round to the nearest odd residue (the
-	// automorphism methods need every α_i odd, eprint 2022/198 Section 5)
-	// or to the nearest residue (GINX); β: nearest.
-	shift := uint(p.logQKS) - uint(trailingZeros(p.M))
-	mMask := int32(p.M - 1)
-	odd := p.lit.Method.usesAutomorphisms()
-	for i, a := range sc.ks[1 : p.n+1] {
-		x := uint32(a) & mask
-		if odd {
-			sc.alpha[i] = (int32(x>>(shift+1))<<1 | 1) & mMask
-		} else {
-			sc.alpha[i] = int32((x+(1<<(shift-1)))>>shift) & mMask
-		}
-	}
-	beta := int((uint32(sc.ks[0])&mask+1<<(shift-1))>>shift) & (p.M - 1)
+	beta := prepareBlindRotation(p, ev.ek.ksk, sc)
 
 	// Accumulator: (ψ_t0(f·Y^β), 0), see blindrot.go.
 	nt.MulByMonomial(ev.testPoly[h], beta<<p.yShift, sc.cb)
-	if odd {
+	if p.lit.Method.usesAutomorphisms() {
 		nt.AutomorphismCoeffWithIndex(sc.cb, p.autoIndexInit, sc.ca)
 		nt.Forward(sc.ca, sc.accB)
 	} else {
@@ -188,6 +173,35 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	for i := 1; i < N; i++ {
 		oa[i] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q) & m16
 	}
+}
+
+// prepareBlindRotation key-switches sc.comb to dimension n and rounds it to
+// the blind-rotation modulus M: α into sc.alpha, rounded to the nearest odd
+// residue for the automorphism methods (they need every α_i odd, eprint
+// 2022/198 Section 5; mod 2q this costs the noise of rounding to q) or to
+// the nearest residue (GINX); β rounded to nearest is returned.
+func prepareBlindRotation(p *params, ksk *keySwitchKey, sc *Scratch) int {
+	keySwitch(p, ksk, sc.comb, sc.ks)
+	return roundToBR(p, sc)
+}
+
+// roundToBR is prepareBlindRotation's rounding of sc.ks.
+func roundToBR(p *params, sc *Scratch) int {
+	mask := uint32(p.qks - 1)
+	shift := uint(p.logQKS) - uint(trailingZeros(p.M))
+	mMask := int32(p.M - 1)
+	if p.lit.Method.usesAutomorphisms() {
+		for i, a := range sc.ks[1 : p.n+1] {
+			x := uint32(a) & mask
+			sc.alpha[i] = (int32(x>>(shift+1))<<1 | 1) & mMask
+		}
+	} else {
+		for i, a := range sc.ks[1 : p.n+1] {
+			x := uint32(a) & mask
+			sc.alpha[i] = int32((x+(1<<(shift-1)))>>shift) & mMask
+		}
+	}
+	return int((uint32(sc.ks[0])&mask+1<<(shift-1))>>shift) & (p.M - 1)
 }
 
 // modSwitchQ returns round(x·Q_ks/Q) (mod Q_ks is left to the uint16 wrap

@@ -1,6 +1,9 @@
 package fhew
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Noise model (section 4.1.2 of the seed paper, adapted to this pipeline).
 // Variances are in units of the whole circle (a modulus scaled to 1), so
@@ -96,4 +99,61 @@ func log2GaussTail(t float64) float64 {
 	}
 	// erfc(x) ≈ exp(-x²)/(x·√π)·(1 - 1/(2x²))
 	return (-x*x - math.Log(x*math.Sqrt(math.Pi)) + math.Log(1-1/(2*x*x))) / math.Ln2
+}
+
+// NoiseMeasurement is the measured noise of a key set (Table 3's last
+// columns), in circle units.
+type NoiseMeasurement struct {
+	// Samples is the number of gates measured.
+	Samples int
+	// OutputStd is the standard deviation of a bootstrapped ciphertext's error.
+	OutputStd float64
+	// GateStd is the standard deviation of the error a two-input gate's
+	// blind rotation sees (two bootstrapped inputs summed, key-switched and
+	// rounded to M): the quantity that must stay below 1/8.
+	GateStd float64
+	// Log2Failure is log2 P(|error| > 1/8) for a Gaussian with GateStd.
+	Log2Failure float64
+}
+
+// MeasureNoise bootstraps 2·count fresh encryptions under sk and measures
+// the output noise, then forms count two-input sums of those outputs and
+// measures the error at the blind-rotation input, decrypting with sk.
+func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, error) {
+	p := ev.params
+	if sk.params.lit != p.lit {
+		return NoiseMeasurement{}, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
+	}
+	enc, err := NewEncryptor(sk)
+	if err != nil {
+		return NoiseMeasurement{}, err
+	}
+	sc := NewScratch(p)
+	x, y := NewCiphertext(p), NewCiphertext(p)
+	var out2, gate2 float64
+	qks, M := float64(p.qks), p.M
+	for i := 0; i < count; i++ {
+		bx, by := i&1, (i>>1)&1
+		ev.Bootstrap(enc.EncryptNew(bx), x, sc)
+		ev.Bootstrap(enc.EncryptNew(by), y, sc)
+		for _, e := range []float64{float64(sk.NoiseOf(x, bx)), float64(sk.NoiseOf(y, by))} {
+			out2 += e * e / (qks * qks)
+		}
+		in := [2]*Ciphertext{x, y}
+		combine(p.params, in[:], []int8{1, 1}, 0, sc)
+		beta := prepareBlindRotation(p.params, ev.ek.ksk, sc)
+		phase := beta
+		for j, a := range sc.alpha {
+			phase += int(a) * int(sk.s[j])
+		}
+		d := ((phase-(bx+by)*M/4)%M + M) % M
+		if d >= M/2 {
+			d -= M
+		}
+		e := float64(d) / float64(M)
+		gate2 += e * e
+	}
+	m := NoiseMeasurement{Samples: count, OutputStd: math.Sqrt(out2 / float64(2*count)), GateStd: math.Sqrt(gate2 / float64(count))}
+	m.Log2Failure = log2GaussTail(0.125 / m.GateStd)
+	return m, nil
 }

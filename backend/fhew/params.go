@@ -228,6 +228,10 @@ func Names() []string {
 // without allowing it explicitly.
 var ErrInsecure = errors.New("fhew: insecure parameter set")
 
+// insecureAllowedInTests lets `go test` binaries load Toy sets without the
+// flag (tests flip it to check the refusal).
+var insecureAllowedInTests = testing.Testing()
+
 // ParamsByName builds a predefined set. Insecure (Toy) sets are refused
 // unless allowInsecure is true or the process is a Go test binary.
 func ParamsByName(name string, allowInsecure bool) (Params, error) {
@@ -285,7 +289,7 @@ func NewParamsInsecure(lit ParamsLiteral) (Params, error) { return newParams(lit
 func isPow2(x int) bool { return x > 0 && x&(x-1) == 0 }
 
 func newParams(lit ParamsLiteral, allowInsecure bool) (Params, error) {
-	if lit.Insecure && !allowInsecure && !testing.Testing() {
+	if lit.Insecure && !allowInsecure && !insecureAllowedInTests {
 		return Params{}, fmt.Errorf("%w %q: toy sets are for tests; allow them explicitly", ErrInsecure, lit.Name)
 	}
 	fail := func(format string, a ...any) (Params, error) {
