@@ -1,0 +1,200 @@
+// Command hcc compiles hardware-description programs to Boolean circuits,
+// simulates them in plaintext, and converts between circuit formats.
+//
+//	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [-o OUT.hir]
+//	hcc sim FILE --in name=value ... [-circuit NAME] [-style size|depth]
+//	hcc stats FILE
+//	hcc dot FILE [-o OUT.dot]
+//	hcc export-bristol FILE [-o OUT.txt]
+//	hcc version
+//
+// FILE is HDL source (.hdl), the .hir text format, or a Bristol-fashion
+// netlist. Run "hcc COMMAND --help" for a command's flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+)
+
+// version is the hcc release; there is none yet.
+const version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is one hcc subcommand.
+type command struct {
+	name, args, doc string
+	// run executes the command with its flags parsed; a returned error is
+	// printed as "hcc: NAME: error".
+	run func(env *cmdEnv) error
+	// flags declares the command's flags on fs.
+	flags func(fs *flag.FlagSet, env *cmdEnv)
+}
+
+// cmdEnv carries a command's parsed flags, positional arguments and output.
+type cmdEnv struct {
+	stdout  io.Writer
+	args    []string
+	circuit string
+	style   string
+	out     string
+	ins     stringList
+}
+
+// stringList is a repeatable string flag (--in a=1 --in b=2).
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+func commands() []*command {
+	return []*command{
+		{name: "compile", args: "FILE.hdl", doc: "compile a circuit, print its statistics and write it as .hir", run: runCompile,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) {
+				circuitFlags(fs, e)
+				outFlag(fs, e, "write the circuit to `OUT.hir` (.txt: Bristol)")
+			}},
+		{name: "sim", args: "FILE", doc: "simulate a circuit in plaintext on the given inputs and print every output", run: runSim,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) {
+				circuitFlags(fs, e)
+				fs.Var(&e.ins, "in", "input `name=value[,value...]` (repeat for each input; decimal, 0x hex, 0b binary)")
+			}},
+		{name: "stats", args: "FILE", doc: "print node counts per op, depth, AND-depth and bootstraps", run: runStats,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) { circuitFlags(fs, e) }},
+		{name: "dot", args: "FILE", doc: "write the circuit as a Graphviz digraph", run: runDot,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) {
+				circuitFlags(fs, e)
+				outFlag(fs, e, "write to `OUT.dot` instead of standard output")
+			}},
+		{name: "export-bristol", args: "FILE", doc: "write the circuit in Bristol fashion (AND XOR INV EQ EQW)", run: runExportBristol,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) {
+				circuitFlags(fs, e)
+				outFlag(fs, e, "write to `OUT.txt` instead of standard output")
+			}},
+		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
+			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		}, flags: func(*flag.FlagSet, *cmdEnv) {}},
+	}
+}
+
+func circuitFlags(fs *flag.FlagSet, e *cmdEnv) {
+	fs.StringVar(&e.circuit, "circuit", "", "compile circuit `NAME` of an .hdl file that declares several")
+	fs.StringVar(&e.style, "style", "size", "lowering of .hdl arithmetic, `size|depth` (fewest gates or lowest AND-depth)")
+}
+
+func outFlag(fs *flag.FlagSet, e *cmdEnv, usage string) {
+	fs.StringVar(&e.out, "o", "", usage)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "hcc compiles hardware descriptions to Boolean circuits and simulates them.\n\nUsage:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  hcc %-15s %s\n", c.name, c.doc)
+	}
+	fmt.Fprintf(w, "\nFILE is .hdl source, .hir text or a Bristol-fashion netlist.\nRun \"hcc COMMAND --help\" for the flags of a command.\n")
+}
+
+// run is the whole program: it returns the exit status (0 ok, 1 error,
+// 2 bad usage) and writes results to stdout, errors to stderr.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		fmt.Fprintln(stderr, "hcc: no command given")
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
+		usage(stdout)
+		return 0
+	}
+	var cmd *command
+	for _, c := range commands() {
+		if c.name == name {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "hcc: unknown command %q (run \"hcc --help\")\n", name)
+		return 2
+	}
+	env := &cmdEnv{stdout: stdout}
+	fs := flag.NewFlagSet("hcc "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cmd.flags(fs, env)
+	pos, err := parseInterleaved(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stdout, "Usage: hcc %s %s [flags]\n\n%s.\n", name, cmd.args, capitalize(cmd.doc))
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "hcc: %s: %v (run \"hcc %s --help\")\n", name, err, name)
+		return 2
+	}
+	want := 0
+	if cmd.args != "" {
+		want = 1
+	}
+	if len(pos) != want {
+		if want == 0 {
+			fmt.Fprintf(stderr, "hcc: %s: takes no arguments, got %q\n", name, pos)
+		} else {
+			fmt.Fprintf(stderr, "hcc: %s: want one %s argument, got %d\n", name, cmd.args, len(pos))
+		}
+		return 2
+	}
+	env.args = pos
+	if err := cmd.run(env); err != nil {
+		// The first line is the reason; HDL diagnostics add source context
+		// (and further errors) on the following lines.
+		first, rest, more := strings.Cut(err.Error(), "\n")
+		fmt.Fprintf(stderr, "hcc: %s: %s\n", name, first)
+		if more {
+			fmt.Fprintln(stderr, rest)
+		}
+		return 1
+	}
+	return 0
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments (the flag package stops at the first positional one).
+// Everything after "--" is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
