@@ -101,13 +101,24 @@ func (r *NTT32) ForwardLazy(in, out []uint32) {
 func (r *NTT32) forward(in, out []uint32, full bool) {
 	N := r.N
 	in, out = in[:N], out[:N]
-	q := r.Q
-	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
 	if N < 16 {
 		copy(out, in)
-		forwardRadix2_32(out, psi, psiS, q, full)
+		forwardRadix2_32(out, r.psiRev, r.psiRevShoup, r.Q, full)
 		return
 	}
+	if hasAVX512 && N >= avxMinN {
+		r.forwardAVX512(in, out, full)
+		return
+	}
+	r.forwardGo(in, out, full)
+}
+
+// forwardGo is the pure-Go forward transform for N >= 16.
+func (r *NTT32) forwardGo(in, out []uint32, full bool) {
+	N := r.N
+	in, out = in[:N], out[:N]
+	q := r.Q
+	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
 	if r.noXRed {
 		r.forwardNR(in, out, full)
 		return
@@ -168,13 +179,24 @@ func (r *NTT32) InverseLazy(in, out []uint32) {
 func (r *NTT32) inverse(in, out []uint32, full bool) {
 	N := r.N
 	in, out = in[:N], out[:N]
-	q := r.Q
-	psi, psiS := r.psiInvRev[:N], r.psiInvRevShoup[:N]
 	if N < 16 {
 		copy(out, in)
 		r.inverseRadix2(out, full)
 		return
 	}
+	if hasAVX512 && N >= avxMinN {
+		r.inverseAVX512(in, out, full)
+		return
+	}
+	r.inverseGo(in, out, full)
+}
+
+// inverseGo is the pure-Go inverse transform for N >= 16.
+func (r *NTT32) inverseGo(in, out []uint32, full bool) {
+	N := r.N
+	in, out = in[:N], out[:N]
+	q := r.Q
+	psi, psiS := r.psiInvRev[:N], r.psiInvRevShoup[:N]
 	var t int
 	if r.LogN%2 == 1 {
 		gs2First32(in, out, psi[N/2:N], psiS[N/2:N], q)

@@ -1,0 +1,57 @@
+//go:build amd64 && !purego
+
+package ring
+
+import "golang.org/x/sys/cpu"
+
+// hasAVX512 selects the AVX-512F NTT32 kernels at run time; the pure-Go
+// kernels remain the fallback (and the reference in tests). Build with
+// -tags purego to exclude the assembly altogether.
+var hasAVX512 = cpu.X86.HasAVX512F
+
+//go:noescape
+func fwdStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
+
+//go:noescape
+func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
+
+//go:noescape
+func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
+
+//go:noescape
+func fwdTail32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, full bool)
+
+//go:noescape
+func invHead32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
+
+// avxMinN is the smallest N the vector path handles: one chunk of 32 entries
+// for the in-register stages plus one stage with t >= 16.
+const avxMinN = 32
+
+// forwardAVX512 is NTT32.forward on the vector kernels: stages with t >= 16
+// one at a time over whole registers, then the last four stages per chunk of
+// 32 entries in registers.
+func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
+	N := r.N
+	copy(out[:N], in[:N])
+	a := &out[0]
+	psi, psiS := &r.psiRev[0], &r.psiRevShoup[0]
+	for m, t := 1, N/2; t >= 16; m, t = 2*m, t/2 {
+		fwdStage32AVX512(a, m, t, psi, psiS, r.Q)
+	}
+	fwdTail32AVX512(a, N, psi, psiS, &avxTables[0], r.Q, full)
+}
+
+// inverseAVX512 is NTT32.inverse on the vector kernels.
+func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
+	N := r.N
+	copy(out[:N], in[:N])
+	a := &out[0]
+	psi, psiS := &r.psiInvRev[0], &r.psiInvRevShoup[0]
+	invHead32AVX512(a, N, psi, psiS, &avxTables[0], r.Q)
+	for m, t := N/32, 16; t < N/2; m, t = m/2, 2*t {
+		invStage32AVX512(a, m, t, psi, psiS, r.Q)
+	}
+	c := [4]uint32{r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup}
+	invLast32AVX512(a, N, &c, r.Q, full)
+}

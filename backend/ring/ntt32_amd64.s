@@ -1,0 +1,395 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX-512F kernels for NTT32: 16 uint32 lanes per ZMM register. They follow
+// the pure-Go Harvey butterflies exactly (same twiddles, same lazy ranges,
+// same final reductions), so fully reduced outputs agree bit for bit.
+//
+// The Shoup product T = Y·W - floor(Y·W'/2^32)·Q (mod 2^32) per lane:
+// VPMULUDQ multiplies the even dword of each qword, so the quotient estimate
+// is formed from the even products (shifted down) and the odd products
+// (whose high dwords already sit in the odd lanes), blended with K1 = 0xAAAA;
+// the two low products are VPMULLD.
+//
+// Register conventions: Z30 = Q, Z31 = 2Q, K1 = odd-lane mask.
+
+// SHOUP_B: Z_out = Y·W mod Q in [0, 2Q), W/WS broadcast (same value in both
+// dwords of each qword). Clobbers T1, T2.
+#define SHOUP_B(Y, W, WS, OUT, T1, T2) \
+	VPMULUDQ WS, Y, T1 \
+	VPSRLQ   $32, T1, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPMULUDQ WS, T2, T2 \
+	VPBLENDMD T2, T1, K1, T1 \
+	VPMULLD  W, Y, OUT \
+	VPMULLD  Z30, T1, T1 \
+	VPSUBD   T1, OUT, OUT
+
+// SHOUP_V: as SHOUP_B for per-lane twiddles. Clobbers T1, T2, T3.
+#define SHOUP_V(Y, W, WS, OUT, T1, T2, T3) \
+	VPMULUDQ WS, Y, T1 \
+	VPSRLQ   $32, T1, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPSRLQ   $32, WS, T3 \
+	VPMULUDQ T3, T2, T2 \
+	VPBLENDMD T2, T1, K1, T1 \
+	VPMULLD  W, Y, OUT \
+	VPMULLD  Z30, T1, T1 \
+	VPSUBD   T1, OUT, OUT
+
+// CT: Cooley–Tukey butterfly in place on X, Y with T = Shoup product of Y
+// already in T: X = min(X, X-2Q); (X, Y) = (X+T, X-T+2Q). Clobbers TMP.
+#define CT(X, Y, T, TMP) \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X \
+	VPSUBD  T, X, Y \
+	VPADDD  Z31, Y, Y \
+	VPADDD  T, X, X
+
+// GS_PRE: Gentleman–Sande sum and difference: S = min(X+Y, X+Y-2Q) into X,
+// D = X-Y+2Q into D.
+#define GS_PRE(X, Y, D, TMP) \
+	VPSUBD  Y, X, D \
+	VPADDD  Z31, D, D \
+	VPADDD  Y, X, X \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X
+
+// PERM2: (X, Y) = the two halves of a 32-lane permutation of (X, Y) with
+// index vectors I0, I1. Clobbers T0, T1 (results land in X, Y).
+#define PERM2(X, Y, I0, I1, T0, T1) \
+	VMOVDQA32 I0, T0 \
+	VPERMI2D  Y, X, T0 \
+	VMOVDQA32 I1, T1 \
+	VPERMI2D  Y, X, T1 \
+	VMOVDQA32 T0, X \
+	VMOVDQA32 T1, Y
+
+#define SETUP_Q \
+	VPBROADCASTD AX, Z30 \
+	VPADDD Z30, Z30, Z31 \
+	MOVL $0xAAAA, AX \
+	KMOVW AX, K1
+
+// func fwdStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
+// One Cooley–Tukey stage with m groups at distance t (t a multiple of 16).
+TEXT ·fwdStage32AVX512(SB), NOSPLIT, $0-44
+	MOVQ a+0(FP), DI
+	MOVQ m+8(FP), CX
+	MOVQ t+16(FP), DX
+	MOVQ psi+24(FP), R8
+	MOVQ psiS+32(FP), R9
+	MOVL q+40(FP), AX
+	SETUP_Q
+	LEAQ (R8)(CX*4), R8
+	LEAQ (R9)(CX*4), R9
+	MOVQ DX, R10
+	SHLQ $2, R10
+	XORQ R11, R11
+
+fgroup:
+	VPBROADCASTD (R8)(R11*4), Z28
+	VPBROADCASTD (R9)(R11*4), Z29
+	LEAQ (DI)(R10*1), SI
+	MOVQ DX, R12
+
+finner:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 (SI), Z1
+	SHOUP_B(Z1, Z28, Z29, Z2, Z3, Z4)
+	CT(Z0, Z1, Z2, Z5)
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, (SI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, R12
+	JNZ  finner
+	ADDQ R10, DI
+	INCQ R11
+	CMPQ R11, CX
+	JNE  fgroup
+	VZEROUPPER
+	RET
+
+// func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
+// One Gentleman–Sande stage with m groups at distance t (a multiple of 16).
+TEXT ·invStage32AVX512(SB), NOSPLIT, $0-44
+	MOVQ a+0(FP), DI
+	MOVQ m+8(FP), CX
+	MOVQ t+16(FP), DX
+	MOVQ psi+24(FP), R8
+	MOVQ psiS+32(FP), R9
+	MOVL q+40(FP), AX
+	SETUP_Q
+	LEAQ (R8)(CX*4), R8
+	LEAQ (R9)(CX*4), R9
+	MOVQ DX, R10
+	SHLQ $2, R10
+	XORQ R11, R11
+
+igroup:
+	VPBROADCASTD (R8)(R11*4), Z28
+	VPBROADCASTD (R9)(R11*4), Z29
+	LEAQ (DI)(R10*1), SI
+	MOVQ DX, R12
+
+iinner:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 (SI), Z1
+	GS_PRE(Z0, Z1, Z2, Z5)
+	SHOUP_B(Z2, Z28, Z29, Z1, Z3, Z4)
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, (SI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, R12
+	JNZ  iinner
+	ADDQ R10, DI
+	INCQ R11
+	CMPQ R11, CX
+	JNE  igroup
+	VZEROUPPER
+	RET
+
+// func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
+// The last Gentleman–Sande stage (m = 1, t = n/2) with N^-1 folded in:
+// c = {N^-1, its Shoup companion, N^-1·ψ_rev^-1[1], its companion}.
+TEXT ·invLast32AVX512(SB), NOSPLIT, $0-29
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), DX
+	MOVQ c+16(FP), R8
+	MOVL q+24(FP), AX
+	SETUP_Q
+	VPBROADCASTD 0(R8), Z24
+	VPBROADCASTD 4(R8), Z25
+	VPBROADCASTD 8(R8), Z26
+	VPBROADCASTD 12(R8), Z27
+	// Z29 = Q if full, else all ones (then min(x, x - Z29) = x).
+	VPTERNLOGD $0xff, Z29, Z29, Z29
+	MOVBLZX full+28(FP), AX
+	TESTL AX, AX
+	JZ   lnofull
+	VMOVDQA32 Z30, Z29
+
+lnofull:
+	SHRQ $1, DX
+	MOVQ DX, R10
+	SHLQ $2, R10
+	LEAQ (DI)(R10*1), SI
+
+linner:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 (SI), Z1
+	VPSUBD  Z1, Z0, Z2
+	VPADDD  Z31, Z2, Z2
+	VPADDD  Z1, Z0, Z0
+	SHOUP_B(Z0, Z24, Z25, Z6, Z3, Z4)
+	SHOUP_B(Z2, Z26, Z27, Z7, Z3, Z4)
+	VPSUBD  Z29, Z6, Z3
+	VPMINUD Z3, Z6, Z6
+	VPSUBD  Z29, Z7, Z3
+	VPMINUD Z3, Z7, Z7
+	VMOVDQU32 Z6, (DI)
+	VMOVDQU32 Z7, (SI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, DX
+	JNZ  linner
+	VZEROUPPER
+	RET
+
+// Tail/head index table layout (see avxTables in ntt32_amd64.go), in units
+// of 64-byte vectors: 0-9 forward permutations (nat->L3, L3->L2, L2->L1,
+// L1->L0, L0->nat, two vectors each), 10-19 inverse permutations (nat->L0,
+// L0->L1, L1->L2, L2->L3, L3->nat), 20-22 twiddle expansions lane>>3,
+// lane>>2, lane>>1.
+
+// func fwdTail32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, full bool)
+// The last four Cooley–Tukey stages (t = 8, 4, 2, 1) on chunks of 32 entries
+// held in two registers, permuted between stages so that each butterfly
+// pairs lane i of X with lane i of Y; then the final reduction.
+TEXT ·fwdTail32AVX512(SB), NOSPLIT, $0-45
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ psi+16(FP), R8
+	MOVQ psiS+24(FP), R9
+	MOVQ tab+32(FP), R10
+	MOVL q+40(FP), AX
+	SETUP_Q
+	VMOVDQU32 0(R10), Z16
+	VMOVDQU32 64(R10), Z17
+	VMOVDQU32 128(R10), Z18
+	VMOVDQU32 192(R10), Z19
+	VMOVDQU32 256(R10), Z20
+	VMOVDQU32 320(R10), Z21
+	VMOVDQU32 384(R10), Z22
+	VMOVDQU32 448(R10), Z23
+	VMOVDQU32 512(R10), Z24
+	VMOVDQU32 576(R10), Z25
+	VMOVDQU32 1280(R10), Z26
+	VMOVDQU32 1344(R10), Z27
+	VMOVDQU32 1408(R10), Z28
+	// Z29 = Q if full, else all ones.
+	VPTERNLOGD $0xff, Z29, Z29, Z29
+	MOVBLZX full+44(FP), AX
+	TESTL AX, AX
+	JZ   ftnofull
+	VMOVDQA32 Z30, Z29
+
+ftnofull:
+	// Twiddle pointers: stage t uses psi[N/(2t) + group]; byte offsets
+	// N (t=8: N/16 entries), ... computed from n.
+	MOVQ CX, R11
+	SHLQ $2, R11          // 4N bytes
+	MOVQ R11, R12
+	SHRQ $4, R12          // t=8: N/16 entries = N/4 bytes
+	LEAQ (R8)(R12*1), AX  // psi t=8
+	LEAQ (R9)(R12*1), BX
+	SHLQ $1, R12          // t=4: N/2 bytes
+	LEAQ (R8)(R12*1), R13
+	LEAQ (R9)(R12*1), R14
+	SHLQ $1, R12          // t=2: N bytes
+	LEAQ (R8)(R12*1), R15
+	LEAQ (R9)(R12*1), DX
+	SHLQ $1, R12          // t=1: 2N bytes
+	ADDQ R12, R8
+	ADDQ R12, R9
+	SHRQ $5, CX           // chunks
+
+ftloop:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 64(DI), Z1
+	PERM2(Z0, Z1, Z16, Z17, Z2, Z3)
+	// t = 8
+	VPERMD (AX), Z26, Z10
+	VPERMD (BX), Z26, Z11
+	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
+	CT(Z0, Z1, Z2, Z6)
+	PERM2(Z0, Z1, Z18, Z19, Z2, Z3)
+	// t = 4
+	VPERMD (R13), Z27, Z10
+	VPERMD (R14), Z27, Z11
+	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
+	CT(Z0, Z1, Z2, Z6)
+	PERM2(Z0, Z1, Z20, Z21, Z2, Z3)
+	// t = 2
+	VPERMD (R15), Z28, Z10
+	VPERMD (DX), Z28, Z11
+	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
+	CT(Z0, Z1, Z2, Z6)
+	PERM2(Z0, Z1, Z22, Z23, Z2, Z3)
+	// t = 1
+	VMOVDQU32 (R8), Z10
+	VMOVDQU32 (R9), Z11
+	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
+	CT(Z0, Z1, Z2, Z6)
+	// Reduce [0, 4Q) -> [0, 2Q) -> [0, Q) (the latter only if full).
+	VPSUBD  Z31, Z0, Z6
+	VPMINUD Z6, Z0, Z0
+	VPSUBD  Z31, Z1, Z6
+	VPMINUD Z6, Z1, Z1
+	VPSUBD  Z29, Z0, Z6
+	VPMINUD Z6, Z0, Z0
+	VPSUBD  Z29, Z1, Z6
+	VPMINUD Z6, Z1, Z1
+	PERM2(Z0, Z1, Z24, Z25, Z2, Z3)
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	ADDQ $128, DI
+	ADDQ $8, AX
+	ADDQ $8, BX
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R15
+	ADDQ $32, DX
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ CX
+	JNZ  ftloop
+	VZEROUPPER
+	RET
+
+// func invHead32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
+// The first four Gentleman–Sande stages (t = 1, 2, 4, 8) on chunks of 32.
+TEXT ·invHead32AVX512(SB), NOSPLIT, $0-44
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ psi+16(FP), R8
+	MOVQ psiS+24(FP), R9
+	MOVQ tab+32(FP), R10
+	MOVL q+40(FP), AX
+	SETUP_Q
+	VMOVDQU32 640(R10), Z16
+	VMOVDQU32 704(R10), Z17
+	VMOVDQU32 768(R10), Z18
+	VMOVDQU32 832(R10), Z19
+	VMOVDQU32 896(R10), Z20
+	VMOVDQU32 960(R10), Z21
+	VMOVDQU32 1024(R10), Z22
+	VMOVDQU32 1088(R10), Z23
+	VMOVDQU32 1152(R10), Z24
+	VMOVDQU32 1216(R10), Z25
+	VMOVDQU32 1280(R10), Z26
+	VMOVDQU32 1344(R10), Z27
+	VMOVDQU32 1408(R10), Z28
+	MOVQ CX, R11
+	SHLQ $2, R11
+	MOVQ R11, R12
+	SHRQ $4, R12
+	LEAQ (R8)(R12*1), AX  // t=8
+	LEAQ (R9)(R12*1), BX
+	SHLQ $1, R12
+	LEAQ (R8)(R12*1), R13 // t=4
+	LEAQ (R9)(R12*1), R14
+	SHLQ $1, R12
+	LEAQ (R8)(R12*1), R15 // t=2
+	LEAQ (R9)(R12*1), DX
+	SHLQ $1, R12
+	ADDQ R12, R8          // t=1
+	ADDQ R12, R9
+	SHRQ $5, CX
+
+ihloop:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 64(DI), Z1
+	PERM2(Z0, Z1, Z16, Z17, Z2, Z3)
+	// t = 1
+	VMOVDQU32 (R8), Z10
+	VMOVDQU32 (R9), Z11
+	GS_PRE(Z0, Z1, Z7, Z6)
+	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	PERM2(Z0, Z1, Z18, Z19, Z2, Z3)
+	// t = 2
+	VPERMD (R15), Z28, Z10
+	VPERMD (DX), Z28, Z11
+	GS_PRE(Z0, Z1, Z7, Z6)
+	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	PERM2(Z0, Z1, Z20, Z21, Z2, Z3)
+	// t = 4
+	VPERMD (R13), Z27, Z10
+	VPERMD (R14), Z27, Z11
+	GS_PRE(Z0, Z1, Z7, Z6)
+	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	PERM2(Z0, Z1, Z22, Z23, Z2, Z3)
+	// t = 8
+	VPERMD (AX), Z26, Z10
+	VPERMD (BX), Z26, Z11
+	GS_PRE(Z0, Z1, Z7, Z6)
+	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	PERM2(Z0, Z1, Z24, Z25, Z2, Z3)
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	ADDQ $128, DI
+	ADDQ $8, AX
+	ADDQ $8, BX
+	ADDQ $16, R13
+	ADDQ $16, R14
+	ADDQ $32, R15
+	ADDQ $32, DX
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ CX
+	JNZ  ihloop
+	VZEROUPPER
+	RET

@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package ring
+
+// hasAVX512 is false where the assembly kernels are not built.
+const hasAVX512 = false
+
+const avxMinN = 1 << 62
+
+func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
+	panic("ring: internal error: AVX-512 kernels not built")
+}
+
+func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
+	panic("ring: internal error: AVX-512 kernels not built")
+}
