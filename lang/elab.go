@@ -98,6 +98,14 @@ func (e *elab) step(pos lexer.Position) {
 	}
 }
 
+// reserve aborts elaboration if adding about n gates would exceed the budget.
+func (e *elab) reserve(pos lexer.Position, n int) {
+	if e.b.Len()+n > e.opts.maxNodes {
+		e.errorf(pos, "program too large to elaborate (more than %d gates)", e.opts.maxNodes)
+		panic(abort{})
+	}
+}
+
 // run calls f, turning a budget abort into a nil result.
 func (e *elab) run(f func()) (ok bool) {
 	defer func() {

@@ -50,6 +50,7 @@ func (e *elab) binary(op string, l, r value, pos, lpos, rpos lexer.Position, wan
 		e.errorf(pos, "operator %s not defined on %s", op, t)
 		return badValue
 	}
+	e.reserve(pos, opCost(op, len(l.bits)))
 	e.setPos(pos)
 	b, x, y := e.b, l.bits, r.bits
 	var bits []ir.NodeID
@@ -225,4 +226,14 @@ func (e *elab) shift(op string, l, r value, pos, rpos lexer.Position, want *Type
 		bits = stdlib.ShiftRightVar(e.b, l.bits, r.bits, l.t.signed)
 	}
 	return e.finish(l.t, bits, l, r)
+}
+
+// opCost is a generous estimate of the gates an operator on w-bit operands
+// emits, checked against the budget before building it.
+func opCost(op string, w int) int {
+	switch op {
+	case "*", "/", "%":
+		return 8 * w * w
+	}
+	return 16 * w
 }

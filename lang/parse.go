@@ -40,7 +40,7 @@ const maxNesting = 200
 // one entry carrying the source line.
 func parseFile(filename string, src []byte) (*File, error) {
 	if pos, ok := checkNesting(filename, src); !ok {
-		return nil, ErrorList{newError(src, pos, fmt.Sprintf("syntax error: brackets nested deeper than %d levels", maxNesting))}
+		return nil, ErrorList{newError(src, pos, fmt.Sprintf("syntax error: expression nested deeper than %d levels", maxNesting))}
 	}
 	f, err := parser.ParseBytes(filename, src)
 	if err == nil {
@@ -63,7 +63,19 @@ func parseFile(filename string, src []byte) (*File, error) {
 func checkNesting(filename string, src []byte) (lexer.Position, bool) {
 	depth, line, col := 0, 1, 1
 	inComment, inString := false, false
+	unary := 0 // run of prefix operators, which nest like brackets
 	for i, c := range src {
+		if !inComment && !inString {
+			switch c {
+			case '-', '~', '!':
+				if unary++; unary > maxNesting {
+					return lexer.Position{Filename: filename, Offset: i, Line: line, Column: col}, false
+				}
+			case ' ', '\t', '\r', '\n':
+			default:
+				unary = 0
+			}
+		}
 		switch {
 		case inComment:
 			inComment = c != '\n'
