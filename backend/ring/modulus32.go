@@ -23,6 +23,9 @@ type Modulus32 struct {
 	// barrett = floor(2^64 / Q): for any x < 2^64, x - hi64(x·barrett)·Q lies
 	// in [0, 2Q), so one conditional subtraction reduces fully.
 	barrett uint64
+	// vecConst holds the constants of the vector pointwise kernels:
+	// Q, 2Q, R = 2^32 mod Q, R' = floor(R·2^32/Q), floor(2^32/Q), 2^32-1.
+	vecConst [6]uint64
 }
 
 // NewModulus32 validates q (odd, 3 <= q < 2^30) and precomputes its Barrett
@@ -32,7 +35,10 @@ func NewModulus32(q uint32) (Modulus32, error) {
 	if q < 3 || q >= MaxQ32 || q%2 == 0 {
 		return Modulus32{}, fmt.Errorf("ring: 32-bit modulus %d must be odd and in [3, 2^30)", q)
 	}
-	return Modulus32{Q: q, barrett: ^uint64(0) / uint64(q)}, nil
+	Q := uint64(q)
+	R := (1 << 32) % Q
+	return Modulus32{Q: q, barrett: ^uint64(0) / Q,
+		vecConst: [6]uint64{Q, 2 * Q, R, (R << 32) / Q, (1 << 32) / Q, 1<<32 - 1}}, nil
 }
 
 // Reduce returns x mod Q for any x < 2^64 (Barrett reduction).
@@ -148,6 +154,9 @@ func (m Modulus32) Reduce32(a, out []uint32) {
 func (m Modulus32) MulCoeffs(a, b, out []uint32) {
 	q, br := uint64(m.Q), m.barrett
 	a, b = a[:len(out)], b[:len(out)]
+	n := m.mulCoeffsVec(a, b, out, false)
+	a, b, out = a[n:], b[n:], out[n:]
+	a, b = a[:len(out)], b[:len(out)]
 	for i := range out {
 		x := uint64(a[i]) * uint64(b[i])
 		hi, _ := bits.Mul64(x, br)
@@ -162,6 +171,9 @@ func (m Modulus32) MulCoeffs(a, b, out []uint32) {
 // uint64 accumulator followed by one ReduceLazy is faster.
 func (m Modulus32) MulCoeffsAdd(a, b, out []uint32) {
 	q, br := uint64(m.Q), m.barrett
+	a, b = a[:len(out)], b[:len(out)]
+	n := m.mulCoeffsVec(a, b, out, true)
+	a, b, out = a[n:], b[n:], out[n:]
 	a, b = a[:len(out)], b[:len(out)]
 	for i := range out {
 		x := uint64(a[i])*uint64(b[i]) + uint64(out[i])
@@ -185,6 +197,9 @@ func (m Modulus32) MaxLazyTerms() int {
 // MaxLazyTerms) and finishes with ReduceLazy.
 func (m Modulus32) MulCoeffsAddLazy(a, b []uint32, acc []uint64) {
 	a, b = a[:len(acc)], b[:len(acc)]
+	n := mulCoeffsAddLazyVec(a, b, acc)
+	a, b, acc = a[n:], b[n:], acc[n:]
+	a, b = a[:len(acc)], b[:len(acc)]
 	for i := range acc {
 		acc[i] += uint64(a[i]) * uint64(b[i])
 	}
@@ -193,6 +208,9 @@ func (m Modulus32) MulCoeffsAddLazy(a, b []uint32, acc []uint64) {
 // ReduceLazy sets out = acc mod Q slot-wise (any acc < 2^64).
 func (m Modulus32) ReduceLazy(acc []uint64, out []uint32) {
 	q, br := uint64(m.Q), m.barrett
+	acc = acc[:len(out)]
+	n := m.reduceLazyVec(acc, out)
+	acc, out = acc[n:], out[n:]
 	acc = acc[:len(out)]
 	for i := range out {
 		x := acc[i]

@@ -55,3 +55,45 @@ func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	c := [4]uint32{r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup}
 	invLast32AVX512(a, N, &c, r.Q, full)
 }
+
+//go:noescape
+func reduceLazyAVX512(acc *uint64, out *uint32, n int, c *[6]uint64)
+
+//go:noescape
+func mulCoeffsAVX512(a, b, out *uint32, n int, c *[6]uint64, add bool)
+
+//go:noescape
+func mulCoeffsAddLazyAVX512(a, b *uint32, acc *uint64, n int)
+
+// The wrappers below run the vector kernel on the largest multiple of 8
+// entries and return how many they covered; the caller finishes in Go.
+
+func (m *Modulus32) reduceLazyVec(acc []uint64, out []uint32) int {
+	n := len(out) &^ 7
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	_ = acc[n-1]
+	reduceLazyAVX512(&acc[0], &out[0], n, &m.vecConst)
+	return n
+}
+
+func (m *Modulus32) mulCoeffsVec(a, b, out []uint32, add bool) int {
+	n := len(out) &^ 7
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	_, _ = a[n-1], b[n-1]
+	mulCoeffsAVX512(&a[0], &b[0], &out[0], n, &m.vecConst, add)
+	return n
+}
+
+func mulCoeffsAddLazyVec(a, b []uint32, acc []uint64) int {
+	n := len(acc) &^ 7
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	_, _ = a[n-1], b[n-1]
+	mulCoeffsAddLazyAVX512(&a[0], &b[0], &acc[0], n)
+	return n
+}
