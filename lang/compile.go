@@ -51,6 +51,9 @@ func CompileFile(path string, opts Options) (*ir.Circuit, error) {
 // Compile compiles one circuit of the program in src. filename is used in
 // error messages and to resolve relative imports. Errors are an ErrorList.
 func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
+	if opts.Style != stdlib.SizeOptimized && opts.Style != stdlib.DepthOptimized {
+		return nil, fmt.Errorf("compile %s: unknown lowering style %v", filename, opts.Style)
+	}
 	p, err := load(filename, src)
 	if err != nil {
 		return nil, err
@@ -66,9 +69,7 @@ func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
 		opts.maxSteps = defaultMaxSteps
 	}
 	c := p.elaborateCircuit(decl, opts)
-	if c != nil {
-		p.checkUnusedFns(opts)
-	}
+	p.checkUnused(opts)
 	if len(p.errs) > 0 {
 		return nil, p.errs.sortAndDedup()
 	}

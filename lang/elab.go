@@ -203,10 +203,10 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 	return c
 }
 
-// checkUnusedFns type-checks the root file's consts and tables, and the
+// checkUnused type-checks the root file's consts and tables, and the
 // functions that no call elaborated, each with fresh inputs as parameters
 // in a scratch circuit.
-func (p *program) checkUnusedFns(opts Options) {
+func (p *program) checkUnused(opts Options) {
 	e := newElab(p, "consts", opts)
 	e.run(func() {
 		for _, d := range p.root.ast.Decls {

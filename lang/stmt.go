@@ -254,12 +254,20 @@ func (e *elab) execFor(f *ForStmt) {
 func (e *elab) execIf(s *IfStmt) {
 	cond := e.condition(s.Cond)
 	if cond.bad() {
-		// Check both branches for errors, keeping no effects.
+		// Check both branches for errors; whatever either branch assigns
+		// becomes silently bad, so no "never assigned" error follows.
 		snap := e.snapshot()
 		e.execBlock(s.Then)
+		th := e.snapshot()
 		e.restore(snap)
 		e.execElse(s)
+		el := e.snapshot()
 		e.restore(snap)
+		for i, v := range snap.vars {
+			if th.ever[i] != snap.ever[i] || el.ever[i] != snap.ever[i] {
+				e.markAssigned(v)
+			}
+		}
 		return
 	}
 	if cond.konst {
