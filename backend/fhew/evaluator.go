@@ -317,3 +317,18 @@ func (ev *Evaluator) EvalLUT(table uint64, in []*Ciphertext, out *Ciphertext, sc
 	ev.gate(e.gs, in, out, sc)
 	return nil
 }
+
+// AND3 sets out = a AND b AND c in two bootstraps (t = a AND b, then
+// t AND c). One bootstrap cannot do it at spacing Q_ks/4: the sums 0 and 2
+// would both need output 0, against h(v+2) = ¬h(v). tmp is a caller-given
+// temporary; out may alias an input.
+func (ev *Evaluator) AND3(a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
+	ev.gate2(specAND, a, b, tmp, sc)
+	ev.gate2(specAND, tmp, c, out, sc)
+}
+
+// OR3 sets out = a OR b OR c in two bootstraps (see AND3).
+func (ev *Evaluator) OR3(a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
+	ev.gate2(specOR, a, b, tmp, sc)
+	ev.gate2(specOR, tmp, c, out, sc)
+}

@@ -109,7 +109,7 @@ func checkTruthTables(t *testing.T, lit ParamsLiteral, reps int) {
 			}
 		}
 	})
-	t.Run("MAJORITY/MUX", func(t *testing.T) {
+	t.Run("MAJORITY/AND3/OR3/MUX", func(t *testing.T) {
 		for r := 0; r < reps; r++ {
 			for x := 0; x < 8; x++ {
 				a, b, c := x&1, x>>1&1, x>>2&1
@@ -117,6 +117,14 @@ func checkTruthTables(t *testing.T, lit ParamsLiteral, reps int) {
 				k.ev.MAJORITY(ca, cb, cc, out, sc)
 				if got, want := k.decrypt(t, out), (a&b)|(a&c)|(b&c); got != want {
 					t.Fatalf("MAJ(%d,%d,%d) = %d", a, b, c, got)
+				}
+				k.ev.AND3(ca, cb, cc, out, sc, tmp)
+				if got := k.decrypt(t, out); got != a&b&c {
+					t.Fatalf("AND3(%d,%d,%d) = %d", a, b, c, got)
+				}
+				k.ev.OR3(ca, cb, cc, out, sc, tmp)
+				if got := k.decrypt(t, out); got != a|b|c {
+					t.Fatalf("OR3(%d,%d,%d) = %d", a, b, c, got)
 				}
 				k.ev.MUX(ca, cb, cc, out, sc, tmp)
 				want := c
@@ -171,5 +179,33 @@ func randomChain(t *testing.T, lit ParamsLiteral, steps int) {
 			t.Fatalf("step %d: %s gave %d, want %d (noise %d)", s, g.name, got, bits[d], k.sk.NoiseOf(cts[d], bits[d]))
 		}
 	}
-	_ = fmt.Sprint()
+}
+
+// TestConcurrentEvaluator shares one evaluator between goroutines, each
+// with its own scratch (run with -race to check for shared mutable state).
+func TestConcurrentEvaluator(t *testing.T) {
+	k := kitFor(t, ToySigned)
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for g := 0; g < 2; g++ {
+		x, y := k.enc.EncryptNew(g), k.enc.EncryptNew(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := NewScratch(k.p)
+			out := NewCiphertext(k.p)
+			for i := 0; i < 5; i++ {
+				k.ev.AND(x, y, out, sc)
+				if b, err := k.sk.Decrypt(out); err != nil || b != g {
+					errs <- fmt.Errorf("goroutine %d: AND gave %d (%v)", g, b, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
