@@ -1,0 +1,48 @@
+// Package bgv is hcc's packed BGV backend with plaintext modulus 2 over the
+// cyclotomic ring R = Z[X]/Φ_m for an odd prime m, after Gentry, Halevi and
+// Smart, "Homomorphic Evaluation of the AES Circuit" (GHS). Unlike
+// power-of-two cyclotomics, where X^N+1 = (X+1)^N mod 2 leaves one slot,
+// Φ_m mod 2 splits into ℓ = φ(m)/d factors of degree d = ord_m(2), giving ℓ
+// plaintext slots of GF(2^d) each.
+//
+// # Layers (bottom up)
+//
+//   - modarith.go, ntt.go: Shoup/Barrett arithmetic and a CYCLIC power-of-two
+//     NTT (backend/ring's NTT is negacyclic).
+//   - rader.go: Transform, the per-prime map between coefficients modulo Φ_m
+//     and evaluations at the m-1 primitive m-th roots of unity, by Rader's
+//     algorithm (a cyclic convolution of length m-1).
+//   - params.go, primes.go: ParamsLiteral → NewParams → Params, the modulus
+//     chain and its security bound.
+//   - ring.go: Ring and Poly, the double-CRT representation (GHS 2.1, 3).
+//   - galois.go: the automorphisms κ_t: X → X^t in both representations.
+//   - gf2.go, slots.go: GF(2)[X], the slot field GF(2^d), the factorisation
+//     of Φ_m mod 2 and the slot encoder.
+//
+// # Evaluation order
+//
+// With g = Params.Generator() (the smallest generator of Z_m^*) and ζ_i the
+// chosen primitive m-th root of unity modulo prime p_i, row i of an element
+// in evaluation form lists a(ζ_i^(g^s)) for s = 0..m-2. In this order every
+// automorphism κ_(g^e) is the cyclic rotation s → s+e, and the Rader
+// transform needs no output permutation.
+//
+// # Which primes the transform accepts
+//
+// Every prime must satisfy p ≡ 1 (mod m) (ζ must exist). The length-(m-1)
+// cyclic convolution runs as a power-of-two cyclic NTT of length N (N = m-1
+// for the Fermat primes 17, 257, 65537; the next power of two >= 2(m-1)-1
+// otherwise, zero-padded). It is done either modulo p itself (direct mode,
+// p ≡ 1 mod m·N) or exactly over the integers modulo a 61-bit auxiliary NTT
+// prime Q ≡ 1 (mod N) (auxiliary mode, when (m-1)·(p-1)^2 < Q). For
+// m = 65537, m·N ≈ 2^32, so direct primes have at least 37 bits (there are 23
+// below 2^41 and 61 below 2^42), while auxiliary primes must stay below
+// 2^22.5 (five exist). Both modes cost the same: two length-N NTTs and one
+// pointwise product.
+//
+// # Moving to ring
+//
+// modulus/shoup/mulShoupLazy, generatePrimes (any step, not only 2N),
+// rootOfUnity and cyclicNTT are generic and belong in backend/ring once its
+// 64-bit path lands; Transform and Ring could follow as ring.RaderNTT.
+package bgv

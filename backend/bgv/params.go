@@ -1,0 +1,286 @@
+package bgv
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"testing"
+)
+
+// ParamsLiteral is the plain, serialisable, unchecked description of a
+// parameter set; NewParams validates it. Primes are given either explicitly
+// (Q, P) or by bit sizes (LogQ, LogP), in which case NewParams picks the
+// largest unused primes of exactly that size that the transform accepts.
+type ParamsLiteral struct {
+	// Name identifies the set in files and messages.
+	Name string
+	// M is the cyclotomic index, an odd prime: R = Z[X]/Φ_m, φ(m) = m-1.
+	M int
+	// LogQ are the bit sizes of the ciphertext primes p_0, ..., p_L; p_0 is
+	// the last one left (decryption happens there), p_L the first dropped.
+	LogQ []int
+	// LogP are the bit sizes of the special primes of key switching.
+	LogP []int
+	// Q and P, when non-empty, give the primes explicitly instead.
+	Q, P []uint64
+	// Insecure marks a Toy set (ring too small or modulus above the HE
+	// standard's bound). NewParams refuses such sets outside tests unless
+	// AllowInsecure is set. A secure-looking set whose modulus exceeds the
+	// bound is refused the same way even if Insecure is false.
+	Insecure bool
+	// AllowInsecure lets NewParams accept an insecure set outside tests
+	// (for a command-line --insecure flag).
+	AllowInsecure bool
+}
+
+// The predefined parameter sets. Bit sizes are provisional: they fit the HE
+// standard's bound and the transform's prime constraints (see NewParams); the
+// per-level budget must be confirmed by the noise analysis of the scheme.
+var (
+	// ToyM17Literal: m = 17, φ = 16, d = 8, 2 slots of GF(2^8). Insecure.
+	ToyM17Literal = ParamsLiteral{Name: "ToyM17", M: 17,
+		LogQ: []int{36, 20, 20, 20}, LogP: []int{40}, Insecure: true}
+	// ToyM257Literal: m = 257, φ = 256, d = 16, 16 slots of GF(2^16).
+	// Insecure. Mixes auxiliary-mode primes (25 bits) and direct ones.
+	ToyM257Literal = ParamsLiteral{Name: "ToyM257", M: 257,
+		LogQ: []int{40, 25, 25, 25, 25, 30, 30}, LogP: []int{45, 45}, Insecure: true}
+	// M8191Literal: m = 8191, φ = 8190, d = 13, 630 slots of GF(2^13), for
+	// shallow circuits. log2(QP) ≈ 211 <= 217 (the bound for n = 8190, see
+	// MaxLogQP). Level primes are 23-bit auxiliary-mode primes (≡ 1 mod m
+	// only); p_0 and P are NTT-friendly (≡ 1 mod m·16384).
+	M8191Literal = ParamsLiteral{Name: "M8191", M: 8191,
+		LogQ: []int{36, 23, 23, 23, 23, 23}, LogP: []int{60}}
+	// M65537Literal: m = 65537, φ = 2^16, d = 32, 2048 slots of GF(2^32),
+	// 40 levels, log2(QP) <= 1772. Primes ≡ 1 mod m are rare: below 2^22.5
+	// (the auxiliary-mode limit n·p^2 < 2^61) there are only five, and
+	// NTT-friendly primes (≡ 1 mod 2^16·m ≈ 2^32) start at 37 bits with only
+	// 23 below 2^41. So the 40 level primes cost about 1540 bits, leaving
+	// about 177 bits of special primes: key switching needs about 9 digits
+	// with this set. See doc.go for the alternatives.
+	M65537Literal = ParamsLiteral{Name: "M65537", M: 65537,
+		LogQ: append(append([]int{55, 20, 21, 21, 22, 22},
+			repeat(39, 5, 40, 5, 41, 12)...), repeat(42, 13)...),
+		LogP: []int{59, 59, 59}}
+)
+
+// repeat expands (value, count) pairs.
+func repeat(pairs ...int) []int {
+	var out []int
+	for i := 0; i+1 < len(pairs); i += 2 {
+		for k := 0; k < pairs[i+1]; k++ {
+			out = append(out, pairs[i])
+		}
+	}
+	return out
+}
+
+// heStandard128 is the HomomorphicEncryption.org standard's table (v1.1,
+// Nov. 2018, Table 1, uniform ternary secret, classical 128-bit security):
+// the largest log2(q) for ring dimension n. The n = 65536 row (1772) is not
+// in v1.1 (which stops at 32768); it is the extrapolation by doubling used by
+// OpenFHE and Lattigo. The table is for power-of-two cyclotomics; for prime m
+// we apply it to n = φ(m) (the LWE dimension), as HElib-style estimates do.
+var heStandard128 = []struct{ n, logQ int }{
+	{1024, 27}, {2048, 54}, {4096, 109}, {8192, 218},
+	{16384, 438}, {32768, 881}, {65536, 1772},
+}
+
+// MaxLogQP returns the largest log2(QP) the HE standard allows at 128-bit
+// security for LWE dimension n: linear interpolation between table rows,
+// rounded down (e.g. 217 for n = 8190); 0 below n = 1024; the last row's
+// bound per dimension, conservatively, above 65536 is not extrapolated.
+func MaxLogQP(n int) int {
+	t := heStandard128
+	if n < t[0].n {
+		return 0
+	}
+	for i := len(t) - 1; i >= 0; i-- {
+		if n == t[i].n {
+			return t[i].logQ
+		}
+		if n > t[i].n {
+			if i == len(t)-1 {
+				return t[i].logQ
+			}
+			lo, hi := t[i], t[i+1]
+			return lo.logQ + (hi.logQ-lo.logQ)*(n-lo.n)/(hi.n-lo.n)
+		}
+	}
+	return 0
+}
+
+// ErrInsecure reports an insecure parameter set used outside tests.
+var ErrInsecure = errors.New("bgv: insecure parameter set (allowed only in tests or with AllowInsecure)")
+
+// Params is a validated, immutable parameter set with its precomputed
+// transforms. Safe for concurrent use.
+type Params struct {
+	lit      ParamsLiteral
+	m, n     int    // m and φ(m) = m-1
+	d, slots int    // d = ord_m(2), slots = φ(m)/d
+	g        uint64 // smallest generator of Z_m^*; evaluation points are ζ^(g^s)
+	q, p     []uint64
+	auxQ     uint64 // auxiliary NTT prime (≡ 1 mod N, largest below 2^61)
+	plan     *raderPlan
+	auxNTT   *cyclicNTT
+	ringQ    *Ring
+	ringP    *Ring
+	logQP    float64
+	secure   bool
+}
+
+// NewParams validates lit, generates missing primes and precomputes the
+// transforms of every prime.
+func NewParams(lit ParamsLiteral) (*Params, error) {
+	m := lit.M
+	if m < 3 || m > 1<<17 || !isPrimeInt(m) {
+		return nil, fmt.Errorf("bgv params %q: m = %d must be an odd prime in [3, 2^17]", lit.Name, m)
+	}
+	pr := &Params{lit: lit, m: m, n: m - 1}
+	pr.d = multiplicativeOrder(2, uint64(m))
+	pr.slots = pr.n / pr.d
+	if pr.d > 63 {
+		return nil, fmt.Errorf("bgv params %q: slot degree d = ord_m(2) = %d exceeds 63 (slot elements are held in a uint64)", lit.Name, pr.d)
+	}
+	pr.g = smallestGenerator(uint64(m))
+	pr.plan = newRaderPlan(m, pr.g)
+	bigN := uint64(pr.plan.bigN)
+	aux, err := generatePrimes(maxModulusBits, bigN, 1, nil)
+	if err != nil {
+		return nil, fmt.Errorf("bgv params %q: auxiliary NTT prime: %w", lit.Name, err)
+	}
+	pr.auxQ = aux[0]
+	if pr.auxNTT, err = newCyclicNTT(pr.auxQ, pr.plan.bigN); err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	used := map[uint64]bool{pr.auxQ: true}
+	if pr.q, err = pr.primes(lit.Q, lit.LogQ, used); err != nil {
+		return nil, fmt.Errorf("bgv params %q: ciphertext primes: %w", lit.Name, err)
+	}
+	if len(pr.q) == 0 {
+		return nil, fmt.Errorf("bgv params %q: no ciphertext primes", lit.Name)
+	}
+	if pr.p, err = pr.primes(lit.P, lit.LogP, used); err != nil {
+		return nil, fmt.Errorf("bgv params %q: special primes: %w", lit.Name, err)
+	}
+	for _, v := range append(append([]uint64{}, pr.q...), pr.p...) {
+		pr.logQP += math.Log2(float64(v))
+	}
+	pr.secure = !lit.Insecure && pr.logQP <= float64(MaxLogQP(pr.n))
+	if !pr.secure && !lit.AllowInsecure && !testing.Testing() {
+		return nil, fmt.Errorf("bgv params %q (n = %d, log2 QP = %.1f, bound %d): %w",
+			lit.Name, pr.n, pr.logQP, MaxLogQP(pr.n), ErrInsecure)
+	}
+	if pr.ringQ, err = newRing(pr, pr.q); err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	if len(pr.p) > 0 {
+		if pr.ringP, err = newRing(pr, pr.p); err != nil {
+			return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+		}
+	}
+	return pr, nil
+}
+
+// primes returns the explicit primes (checked) or generates them from bit
+// sizes: a size small enough for the auxiliary NTT prime takes primes ≡ 1
+// (mod m), a larger one primes ≡ 1 (mod m·N) (direct mode, see Transform).
+func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([]uint64, error) {
+	if len(explicit) > 0 {
+		for _, v := range explicit {
+			if v >= 1<<maxModulusBits || !isPrime(v) {
+				return nil, fmt.Errorf("%d is not a prime below 2^%d", v, maxModulusBits)
+			}
+			if used[v] {
+				return nil, fmt.Errorf("prime %d used twice", v)
+			}
+			used[v] = true
+		}
+		return append([]uint64(nil), explicit...), nil
+	}
+	// Group equal sizes so that each group is generated once.
+	count := map[int]int{}
+	for _, b := range logs {
+		count[b]++
+	}
+	sizes := make([]int, 0, len(count))
+	for b := range count {
+		sizes = append(sizes, b)
+	}
+	sort.Ints(sizes)
+	bySize := map[int][]uint64{}
+	for _, b := range sizes {
+		step := uint64(pr.m)
+		if b > maxModulusBits || !auxFits((uint64(1)<<uint(b))-1, pr.n, pr.auxQ) {
+			step *= uint64(pr.plan.bigN)
+		}
+		ps, err := generatePrimes(b, step, count[b], used)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range ps {
+			used[v] = true
+		}
+		bySize[b] = ps
+	}
+	out := make([]uint64, len(logs))
+	for i, b := range logs {
+		out[i] = bySize[b][0]
+		bySize[b] = bySize[b][1:]
+	}
+	return out, nil
+}
+
+// Literal returns the literal the parameters were built from.
+func (pr *Params) Literal() ParamsLiteral { return pr.lit }
+
+// Name returns the name of the parameter set.
+func (pr *Params) Name() string { return pr.lit.Name }
+
+// M returns the cyclotomic index m.
+func (pr *Params) M() int { return pr.m }
+
+// N returns the ring degree φ(m) = m-1 (number of coefficients and of evaluation points).
+func (pr *Params) N() int { return pr.n }
+
+// SlotDegree returns d = ord_m(2), the degree of every irreducible factor of
+// Φ_m mod 2: each slot holds an element of GF(2^d).
+func (pr *Params) SlotDegree() int { return pr.d }
+
+// Slots returns ℓ = φ(m)/d, the number of plaintext slots.
+func (pr *Params) Slots() int { return pr.slots }
+
+// Generator returns g, the generator of Z_m^* that orders the evaluation points ζ^(g^s).
+func (pr *Params) Generator() uint64 { return pr.g }
+
+// Q returns a copy of the ciphertext primes p_0..p_L.
+func (pr *Params) Q() []uint64 { return append([]uint64(nil), pr.q...) }
+
+// P returns a copy of the special primes.
+func (pr *Params) P() []uint64 { return append([]uint64(nil), pr.p...) }
+
+// MaxLevel returns L: ciphertexts at level t live modulo p_0·…·p_t.
+func (pr *Params) MaxLevel() int { return len(pr.q) - 1 }
+
+// AuxPrime returns the auxiliary NTT prime used for small primes.
+func (pr *Params) AuxPrime() uint64 { return pr.auxQ }
+
+// LogQP returns log2 of the product of all primes (Q and P).
+func (pr *Params) LogQP() float64 { return pr.logQP }
+
+// Secure reports whether the set is not marked Insecure and its log2(QP) is
+// within MaxLogQP(φ(m)).
+func (pr *Params) Secure() bool { return pr.secure }
+
+// RingQ returns the double-CRT ring over the ciphertext primes.
+func (pr *Params) RingQ() *Ring { return pr.ringQ }
+
+// RingP returns the double-CRT ring over the special primes (nil if none).
+func (pr *Params) RingP() *Ring { return pr.ringP }
+
+// QBig returns p_0·…·p_level.
+func (pr *Params) QBig(level int) *big.Int {
+	return pr.ringQ.Modulus(level)
+}

@@ -1,0 +1,255 @@
+package bgv
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// raderPlan holds the prime-independent tables of Rader's algorithm for a
+// prime m with generator g of Z_m^*: n = m-1 evaluation points ζ^(g^s) and a
+// cyclic convolution of length n, computed by a power-of-two cyclic NTT of
+// length N (N = n when n is a power of two, else the next power of two
+// >= 2n-1, with the convolution zero-padded).
+type raderPlan struct {
+	m, n, bigN int
+	g          uint64
+	// gatherFwd[l] = g^-l mod m: the coefficient read into convolution slot l
+	// by the forward transform. The entry for l = n/2 (g^(n/2) = -1, i.e. the
+	// coefficient of X^(m-1), which is zero) is redirected to 0 and its slot
+	// cleared separately.
+	gatherFwd []uint32
+	// scatterInv[t] = g^t mod m: the coefficient position written from
+	// convolution output t by the inverse transform; the entry for t = n/2
+	// (position m-1, folded away modulo Φ_m) is redirected to 0.
+	scatterInv []uint32
+}
+
+func newRaderPlan(m int, g uint64) *raderPlan {
+	n := m - 1
+	bigN := n
+	if n&(n-1) != 0 {
+		bigN = 1 << bits.Len(uint(2*n-2))
+	}
+	p := &raderPlan{m: m, n: n, bigN: bigN, g: g,
+		gatherFwd: make([]uint32, n), scatterInv: make([]uint32, n)}
+	gInv := invMod(g, uint64(m))
+	x, y := uint64(1), uint64(1)
+	for l := 0; l < n; l++ {
+		p.gatherFwd[l] = uint32(x)
+		p.scatterInv[l] = uint32(y)
+		x = x * gInv % uint64(m)
+		y = y * g % uint64(m)
+	}
+	p.gatherFwd[n/2] = 0
+	p.scatterInv[n/2] = 0
+	return p
+}
+
+// Transform maps polynomials of Z_p[X]/Φ_m between the coefficient
+// representation (a_0..a_{m-2}, a_i the coefficient of X^i) and the
+// evaluation representation (b_0..b_{m-2}, b_s = a(ζ^(g^s)) mod p), for one
+// prime p ≡ 1 (mod m), ζ = Zeta(), g the generator of the plan. The order of
+// the evaluation points makes every Galois automorphism a cyclic rotation
+// (see Automorphism). Immutable and safe for concurrent use.
+//
+// Rader's algorithm: with x_i the input indexed by i ∈ Z_m^*, the sums
+// y_k = Σ_i x_i ω^(ik) at k = g^s equal Σ_l x_(g^-l) ω^(g^(s-l)), a cyclic
+// convolution of length n = m-1 with the fixed kernel ω^(g^l), whose NTT is
+// precomputed. The convolution runs modulo an NTT prime Q:
+//   - direct mode, Q = p, when p ≡ 1 (mod lcm(m, N)): residues stay mod p;
+//   - auxiliary mode, when p ≡ 1 (mod m) only and n·(p-1)^2 < Q for the
+//     auxiliary prime Q ≡ 1 (mod N): the convolution of residues in [0, p) is
+//     then computed exactly over the integers and reduced mod p afterwards.
+//     This admits small primes (about 20 bits), which are scarce in the
+//     progression 1 mod m·N.
+type Transform struct {
+	plan *raderPlan
+	p    modulus // the RNS prime
+	ntt  *cyclicNTT
+	aux  bool // ntt.mod.q != p
+	zeta uint64
+	// fwdKernel = NTT(ζ^(g^l)) / N, invKernel = NTT(m^-1·ζ^(-g^l)) / N, both
+	// bit-reversed, modulo the NTT prime, with Shoup companions.
+	fwdKernel, fwdKernelShoup []uint64
+	invKernel, invKernelShoup []uint64
+	mInv, mInvShoup           uint64 // m^-1 mod p
+}
+
+// newTransform builds the transform for prime p. auxQ is the auxiliary NTT
+// prime (≡ 1 mod N) used when p itself is not NTT-friendly for length N.
+func newTransform(plan *raderPlan, p uint64, auxNTT *cyclicNTT) (*Transform, error) {
+	m := uint64(plan.m)
+	if (p-1)%m != 0 {
+		return nil, fmt.Errorf("rader transform: prime %d is not 1 mod m = %d", p, m)
+	}
+	t := &Transform{plan: plan, p: newModulus(p)}
+	switch {
+	case (p-1)%uint64(plan.bigN) == 0:
+		ntt, err := newCyclicNTT(p, plan.bigN)
+		if err != nil {
+			return nil, fmt.Errorf("rader transform mod %d: %w", p, err)
+		}
+		t.ntt = ntt
+	case auxNTT != nil && auxFits(p, plan.n, auxNTT.mod.q):
+		t.ntt, t.aux = auxNTT, true
+	default:
+		return nil, fmt.Errorf("rader transform: prime %d is neither 1 mod %d (=m·N) nor small enough for the auxiliary NTT prime (need n·(p-1)^2 < Q)", p, m*uint64(plan.bigN))
+	}
+	zeta, err := rootOfUnity(p, m)
+	if err != nil {
+		return nil, fmt.Errorf("rader transform: %w", err)
+	}
+	t.zeta = zeta
+	t.mInv = invMod(m%p, p)
+	t.mInvShoup = shoup(t.mInv, p)
+	// zpow[k] = ζ^k for k < m; ζ^-e = zpow[m-e].
+	zpow := make([]uint64, m)
+	zpow[0] = 1
+	for k := 1; k < int(m); k++ {
+		zpow[k] = mulModSlow(zpow[k-1], zeta, p)
+	}
+	fwd := make([]uint64, plan.n)
+	inv := make([]uint64, plan.n)
+	for l, e := 0, uint64(1); l < plan.n; l++ {
+		fwd[l] = zpow[e]
+		inv[l] = mulModSlow(zpow[m-e], t.mInv, p)
+		e = e * plan.g % m
+	}
+	t.fwdKernel, t.fwdKernelShoup = t.kernel(fwd)
+	t.invKernel, t.invKernelShoup = t.kernel(inv)
+	return t, nil
+}
+
+// auxFits reports whether every length-n convolution of residues mod p is
+// below Q, so that it is exact when computed mod Q.
+func auxFits(p uint64, n int, Q uint64) bool {
+	hi, lo := bits.Mul64(p-1, p-1)
+	hi2, lo2 := bits.Mul64(lo, uint64(n))
+	hi = hi*uint64(n) + hi2
+	return hi == 0 && lo2 < Q
+}
+
+// kernel returns NTT(v)·N^-1 (bit-reversed, mod the NTT prime) for the
+// length-n cyclic kernel v, padded for a length-N cyclic NTT when N != n:
+// K[j] = v_j (j < n) and K[N-j] = v_(n-j) (1 <= j < n), so that for s < n the
+// length-N cyclic convolution with a zero-padded input equals the length-n one.
+func (t *Transform) kernel(v []uint64) (k, kShoup []uint64) {
+	bigN, n := t.plan.bigN, t.plan.n
+	Q := t.ntt.mod.q
+	k = make([]uint64, bigN)
+	copy(k, v)
+	if bigN != n {
+		for j := 1; j < n; j++ {
+			k[bigN-j] = v[n-j]
+		}
+	}
+	t.ntt.forwardLazy(k)
+	nInv := invMod(uint64(bigN)%Q, Q)
+	kShoup = make([]uint64, bigN)
+	for i := range k {
+		k[i] = mulModSlow(k[i]%Q, nInv, Q)
+		kShoup[i] = shoup(k[i], Q)
+	}
+	return k, kShoup
+}
+
+// Prime returns the RNS prime p of the transform.
+func (t *Transform) Prime() uint64 { return t.p.q }
+
+// Zeta returns the primitive m-th root of unity ζ mod p whose powers ζ^(g^s)
+// are the evaluation points.
+func (t *Transform) Zeta() uint64 { return t.zeta }
+
+// Auxiliary reports whether the convolution runs modulo the auxiliary NTT prime.
+func (t *Transform) Auxiliary() bool { return t.aux }
+
+// ScratchLen is the length of the scratch slice Forward and Inverse need.
+func (t *Transform) ScratchLen() int { return t.plan.bigN }
+
+// convolve replaces buf (natural order, [0, Q) in its first n entries and
+// zero beyond) by its cyclic convolution with the kernel, in [0, Q).
+func (t *Transform) convolve(buf, k, kShoup []uint64) {
+	ntt := t.ntt
+	Q, twoQ := ntt.mod.q, ntt.mod.twoQ
+	ntt.forwardLazy(buf)
+	for i := range buf {
+		buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
+	}
+	ntt.inverseLazy(buf)
+	for i := range buf[:t.plan.n] {
+		x := buf[i]
+		if x >= twoQ {
+			x -= twoQ
+		}
+		if x >= Q {
+			x -= Q
+		}
+		buf[i] = x
+	}
+}
+
+// Forward maps coefficients to evaluations: out[s] = a(ζ^(g^s)) mod p. a has
+// m-1 coefficients in [0, p); out may alias a. scratch has ScratchLen()
+// entries. Allocates nothing.
+func (t *Transform) Forward(a, out, scratch []uint64) {
+	plan := t.plan
+	n := plan.n
+	buf := scratch[:plan.bigN]
+	a = a[:n]
+	for l, i := range plan.gatherFwd {
+		buf[l] = a[i]
+	}
+	buf[n/2] = 0
+	clear(buf[n:])
+	a0 := a[0]
+	t.convolve(buf, t.fwdKernel, t.fwdKernelShoup)
+	p := &t.p
+	out = out[:n]
+	if t.aux {
+		for s := range out {
+			out[s] = addMod(p.reduce(buf[s]), a0, p.q)
+		}
+		return
+	}
+	for s := range out {
+		out[s] = addMod(buf[s], a0, p.q)
+	}
+}
+
+// Inverse maps evaluations back to coefficients modulo Φ_m (degree < m-1):
+// the interpolating polynomial of degree < m with value 0 at 1, reduced by
+// X^(m-1) = -(1 + ... + X^(m-2)). b is in [0, p) and may alias out. scratch
+// has ScratchLen() entries. Allocates nothing.
+func (t *Transform) Inverse(b, out, scratch []uint64) {
+	plan := t.plan
+	n := plan.n
+	p := &t.p
+	q := p.q
+	buf := scratch[:plan.bigN]
+	b = b[:n]
+	// The inverse DFT A_j = m^-1 Σ_i b_i ζ^(-ij) is again a Rader sum, over
+	// ω = ζ^-1, with input index g^-l, i.e. evaluation slot -l mod n.
+	buf[0] = b[0]
+	sum := b[0]
+	for l := 1; l < n; l++ {
+		buf[l] = b[n-l]
+		sum = addMod(sum, b[l], q)
+	}
+	clear(buf[n:])
+	t.convolve(buf, t.invKernel, t.invKernelShoup)
+	if t.aux {
+		for i := range buf[:n] {
+			buf[i] = p.reduce(buf[i])
+		}
+	}
+	// buf[t] = A_(g^t); A_(m-1) = buf[n/2] is folded into the others by the
+	// reduction modulo Φ_m.
+	top := buf[n/2]
+	out = out[:n]
+	for i, j := range plan.scatterInv {
+		out[j] = subMod(buf[i], top, q)
+	}
+	// scatterInv[n/2] (position m-1) is redirected to 0; overwrite it with
+	// the constant coefficient A_0 - A_(m-1), A_0 = m^-1 Σ_i b_i.
+	out[0] = subMod(mulShoup(sum, t.mInv, t.mInvShoup, q), top, q)
+}
