@@ -89,8 +89,8 @@ var heStandard128 = []struct{ n, logQ int }{
 
 // MaxLogQP returns the largest log2(QP) the HE standard allows at 128-bit
 // security for LWE dimension n: linear interpolation between table rows,
-// rounded down (e.g. 217 for n = 8190); 0 below n = 1024; the last row's
-// bound per dimension, conservatively, above 65536 is not extrapolated.
+// rounded down (e.g. 217 for n = 8190); 0 below n = 1024 (never secure);
+// above 65536 the last row's 1772, conservatively (no extrapolation).
 func MaxLogQP(n int) int {
 	t := heStandard128
 	if n < t[0].n {

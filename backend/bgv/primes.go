@@ -3,6 +3,7 @@ package bgv
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 )
 
 // isPrime reports whether q is prime; ProbablyPrime(0) is Baillie–PSW, exact
@@ -66,3 +67,6 @@ func smallestGenerator(m uint64) uint64 {
 		}
 	}
 }
+
+// leadingZeros is bits.LeadingZeros64, named for the tests' bit-size checks.
+func leadingZeros(x uint64) int { return bits.LeadingZeros64(x) }

@@ -22,6 +22,16 @@ type raderPlan struct {
 	// convolution output t by the inverse transform; the entry for t = n/2
 	// (position m-1, folded away modulo Φ_m) is redirected to 0.
 	scatterInv []uint32
+	// dlog[t] = log_g t for t in [1, m).
+	dlog []uint32
+}
+
+// scatterInvRaw returns g^t mod m without the redirection of t = n/2.
+func (p *raderPlan) scatterInvRaw(t int) uint32 {
+	if t == p.n/2 {
+		return uint32(p.m - 1)
+	}
+	return p.scatterInv[t]
 }
 
 func newRaderPlan(m int, g uint64) *raderPlan {
@@ -31,12 +41,13 @@ func newRaderPlan(m int, g uint64) *raderPlan {
 		bigN = 1 << bits.Len(uint(2*n-2))
 	}
 	p := &raderPlan{m: m, n: n, bigN: bigN, g: g,
-		gatherFwd: make([]uint32, n), scatterInv: make([]uint32, n)}
+		gatherFwd: make([]uint32, n), scatterInv: make([]uint32, n), dlog: make([]uint32, m)}
 	gInv := invMod(g, uint64(m))
 	x, y := uint64(1), uint64(1)
 	for l := 0; l < n; l++ {
 		p.gatherFwd[l] = uint32(x)
 		p.scatterInv[l] = uint32(y)
+		p.dlog[y] = uint32(l)
 		x = x * gInv % uint64(m)
 		y = y * g % uint64(m)
 	}
