@@ -74,7 +74,8 @@ type elab struct {
 	fn      *fnFrame
 	calls   []*FnDecl
 	steps   int
-	aborted bool
+	work    int            // bits copied or scanned, see charge
+	cur     lexer.Position // statement being elaborated
 }
 
 func newElab(p *program, name string, opts Options) *elab {
@@ -94,6 +95,17 @@ func (e *elab) step(pos lexer.Position) {
 	e.steps++
 	if e.steps > e.opts.maxSteps || e.b.Len() > e.opts.maxNodes {
 		e.errorf(pos, "program too large to elaborate (more than %d steps or %d gates)", e.opts.maxSteps, e.opts.maxNodes)
+		panic(abort{})
+	}
+}
+
+// charge accounts for copying or scanning n bits (arrays are copied on
+// assignment and at every runtime if), so that loops over huge arrays hit
+// the budget instead of running for minutes.
+func (e *elab) charge(n int) {
+	e.work += n
+	if e.work > e.opts.maxSteps*64 {
+		e.errorf(e.cur, "program too large to elaborate (more than %d bit operations)", e.opts.maxSteps*64)
 		panic(abort{})
 	}
 }
@@ -143,6 +155,7 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 	e := newElab(p, d.Name, opts)
 	var c *ir.Circuit
 	nerr := len(p.errs)
+	e.cur = d.Pos
 	e.run(func() {
 		e.pushScope()
 		var outs []*variable
@@ -152,6 +165,7 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 				continue
 			}
 			e.setPos(prm.Pos)
+			e.reserve(prm.Pos, t.bits())
 			bits := e.b.Input(prm.Name, t.scalar().width, t.scalar().signed, t.dims()...)
 			v := &variable{name: prm.Name, pos: prm.Pos, kind: varInput, t: t, val: value{t: t, bits: bits}}
 			e.declareVar(v)
@@ -210,6 +224,7 @@ func (p *program) checkUnused(opts Options) {
 	e := newElab(p, "consts", opts)
 	e.run(func() {
 		for _, d := range p.root.ast.Decls {
+			e.cur = d.Pos
 			switch {
 			case d.Const != nil && p.globals[d.Const.Name].konst == d.Const:
 				e.globalValue(d.Const.Name, p.globals[d.Const.Name], d.Const.Pos)
@@ -223,6 +238,7 @@ func (p *program) checkUnused(opts Options) {
 			continue
 		}
 		e := newElab(p, d.Fn.Name, opts)
+		e.cur = d.Fn.Pos
 		e.run(func() {
 			var args []value
 			for _, prm := range d.Fn.Params {
@@ -230,6 +246,7 @@ func (p *program) checkUnused(opts Options) {
 				if t == nil {
 					return
 				}
+				e.reserve(prm.Pos, t.bits())
 				bits := e.b.Input(prm.Name, t.scalar().width, t.scalar().signed, t.dims()...)
 				args = append(args, value{t: t, bits: bits})
 			}
@@ -249,6 +266,7 @@ func (e *elab) checkNewName(name string, pos lexer.Position) bool {
 
 // zero is an all-zero value of type t (the placeholder of unassigned storage).
 func (e *elab) zero(t *Type) value {
+	e.charge(t.bits())
 	bits := make([]ir.NodeID, t.bits())
 	for i := range bits {
 		bits[i] = e.b.Const(false)

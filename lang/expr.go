@@ -332,6 +332,8 @@ func (e *elab) index(v value, s *Suffix) value {
 		return badValue
 	}
 	e.setPos(s.Pos)
+	e.charge(len(v.bits))
+	e.reserve(s.Pos, len(v.bits))
 	elems := make([][]ir.NodeID, length)
 	for i := range elems {
 		elems[i] = v.bits[i*size : (i+1)*size]
@@ -538,6 +540,7 @@ func (e *elab) arrayLit(a *ArrayLit, want *Type) value {
 		e.errorf(a.Pos, "array literal of %d bits exceeds the limit of %d", t.bits(), maxBits)
 		return badValue
 	}
+	e.charge(t.bits())
 	var bits []ir.NodeID
 	konst := true
 	for i, x := range a.Elems {

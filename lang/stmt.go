@@ -25,6 +25,7 @@ func (e *elab) execStmts(b *Block) {
 }
 
 func (e *elab) exec(s *Stmt) {
+	e.cur = s.Pos
 	e.step(s.Pos)
 	e.setPos(s.Pos)
 	switch {
@@ -189,6 +190,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 			}
 		}
 	}
+	e.charge(len(v.val.bits) + len(cands)*len(val.bits))
 	bits := append([]ir.NodeID(nil), v.val.bits...)
 	for _, c := range cands {
 		for i, id := range val.bits {
@@ -356,6 +358,7 @@ func (e *elab) snapshot() *state {
 		for _, v := range s.order {
 			st.vars = append(st.vars, v)
 			st.vals = append(st.vals, v.val)
+			e.charge(len(v.assigned))
 			st.assigned = append(st.assigned, append([]bool(nil), v.assigned...))
 			st.ever = append(st.ever, v.ever)
 		}
@@ -417,6 +420,7 @@ func (e *elab) merge(pos lexer.Position, sel ir.NodeID, th, el *state) {
 
 // muxValue is sel ? t : f for two values of the same type.
 func (e *elab) muxValue(sel ir.NodeID, t, f value) value {
+	e.charge(len(t.bits))
 	bits := make([]ir.NodeID, len(t.bits))
 	same := true
 	for i := range bits {
