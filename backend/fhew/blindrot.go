@@ -121,8 +121,10 @@ func blindRotateGINX(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch) {
 			nt.ForwardLazy(d, d)
 			rp := kp[2*r*N : 2*(r+1)*N]
 			rm := km[2*r*N : 2*(r+1)*N]
-			macLazy(d, rp[:N], rp[N:], sc.lazyB, sc.lazyA)
-			macLazy(d, rm[:N], rm[N:], sc.lazyB2, sc.lazyA2)
+			nt.MulCoeffsAddLazy(d, rp[:N], sc.lazyB)
+			nt.MulCoeffsAddLazy(d, rp[N:], sc.lazyA)
+			nt.MulCoeffsAddLazy(d, rm[:N], sc.lazyB2)
+			nt.MulCoeffsAddLazy(d, rm[N:], sc.lazyA2)
 		}
 		nt.ReduceLazy(sc.lazyB, sc.tmpB)
 		nt.ReduceLazy(sc.lazyA, sc.tmpA)

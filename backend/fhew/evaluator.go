@@ -72,6 +72,7 @@ type Scratch struct {
 	alpha          []int32  // mod-switched α
 	comb           []uint16 // gate's linear combination (β then α, dim N) at Q_ks
 	ks             []uint16 // after key switching (β then α, dim n)
+	ksAcc          []uint64 // key-switching accumulator (SWAR lanes)
 
 	automorphisms int
 	bootstraps    int
@@ -88,6 +89,7 @@ func NewScratch(p Params) *Scratch {
 		alpha: make([]int32, p.n),
 		comb:  make([]uint16, N+1),
 		ks:    make([]uint16, p.n+1),
+		ksAcc: make([]uint64, ksWidth(p.n)/4),
 	}
 	sc.dig = make([][]uint32, 2*p.dg)
 	for i := range sc.dig {
@@ -181,7 +183,7 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 // 2022/198 Section 5; mod 2q this costs the noise of rounding to q) or to
 // the nearest residue (GINX); β rounded to nearest is returned.
 func prepareBlindRotation(p *params, ksk *keySwitchKey, sc *Scratch) int {
-	keySwitch(p, ksk, sc.comb, sc.ks)
+	keySwitch(p, ksk, sc.comb, sc.ks, sc.ksAcc)
 	return roundToBR(p, sc)
 }
 

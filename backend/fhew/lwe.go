@@ -2,6 +2,7 @@ package fhew
 
 import (
 	"fmt"
+	"unsafe"
 )
 
 // Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{N+1} under
@@ -166,15 +167,27 @@ func Not(p Params, a, out *Ciphertext) {
 // (β, α_0..α_{n-1}) in uint16. Digit ν = 0 needs no entry and negative
 // digits subtract the entry of -ν, which halves the key against unsigned
 // digits (section 2.4, KeySwitchGen).
+//
+// Rows are padded to a multiple of four entries so that keySwitch can add
+// four uint16 lanes at a time in one uint64 (SWAR).
 type keySwitchKey struct {
-	half int // B_ks/2
-	data []uint16
+	half  int // B_ks/2
+	width int // row length: n+1 rounded up to a multiple of 4
+	data  []uint16
 }
 
+func ksWidth(n int) int { return (n + 1 + 3) &^ 3 }
+
 func (k *keySwitchKey) entry(p *params, i, j, nu int) []uint16 {
-	w := p.n + 1
+	w := k.width
 	off := ((i*p.dks+j)*k.half + nu - 1) * w
 	return k.data[off : off+w : off+w]
+}
+
+// words views a row as uint64 words (four uint16 lanes each). Rows start at
+// multiples of 8 bytes of an 8-byte-aligned allocation.
+func words(row []uint16) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&row[0])), len(row)/4)
 }
 
 // genKeySwitchKey builds the key; the α parts come from the seeded stream
@@ -182,7 +195,10 @@ func (k *keySwitchKey) entry(p *params, i, j, nu int) []uint16 {
 func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 	p := sk.params.params
 	half := 1 << (p.logBKS - 1)
-	k := &keySwitchKey{half: half, data: make([]uint16, p.N*p.dks*half*(p.n+1))}
+	w := ksWidth(p.n)
+	// Allocate as uint64 so the rows are 8-byte aligned for words().
+	raw := make([]uint64, p.N*p.dks*half*w/4)
+	k := &keySwitchKey{half: half, width: w, data: unsafe.Slice((*uint16)(unsafe.Pointer(&raw[0])), len(raw)*4)}
 	pub := newPRNG(seed.derive(domainKSK, 0))
 	noise := newPRNG(noiseSeed.derive(domainKSK, 0))
 	mask := uint16(p.qks - 1)
@@ -196,7 +212,7 @@ func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 			pw := uint16(1) << uint(j*p.logBKS)
 			for nu := 1; nu <= half; nu++ {
 				e := k.entry(p, i, j, nu)
-				a := e[1:]
+				a := e[1 : p.n+1]
 				pub.uniform16(a)
 				var dot uint16
 				for t := range a {
@@ -214,12 +230,14 @@ func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 // keySwitch sets out = KeySwitch_{z->s}(β, α) where in holds β at index 0
 // and α_0..α_{N-1} after it, all mod Q_ks, and out gets β' then α'_0..α'_{n-1}.
 // Section 2.4: out = (β, 0) + Σ_i Σ_j α_{i,j}·ksk(i, j) with
-// α_i = Σ_j α_{i,j} B_ks^j in signed digits.
-func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16) {
-	n := p.n
-	acc := out[1 : n+1]
+// α_i = Σ_j α_{i,j} B_ks^j in signed digits. acc is scratch of
+// ksWidth(n)/4 words. Sums wrap mod 2^16 lane by lane (SWAR on four uint16
+// lanes per uint64), which is exact mod Q_ks because Q_ks divides 2^16.
+func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint64) {
+	acc = acc[:k.width/4]
 	clear(acc)
-	accB := in[0]
+	acc[0] = uint64(in[0]) // β in lane 0 of word 0
+	const H = 0x8000800080008000
 	logB := uint(p.logBKS)
 	bmask := int32(1<<logB) - 1
 	halfB := int32(1) << (logB - 1)
@@ -242,25 +260,25 @@ func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16) {
 				continue
 			}
 			if dig > 0 {
-				e := k.entry(p, i, j, int(dig))
-				accB += e[0]
-				ea := e[1 : n+1]
-				for t := range acc {
-					acc[t] += ea[t]
+				e := words(k.entry(p, i, j, int(dig)))
+				e = e[:len(acc)]
+				for t, y := range e {
+					x := acc[t]
+					acc[t] = ((x &^ H) + (y &^ H)) ^ ((x ^ y) & H)
 				}
 			} else {
-				e := k.entry(p, i, j, int(-dig))
-				accB -= e[0]
-				ea := e[1 : n+1]
-				for t := range acc {
-					acc[t] -= ea[t]
+				e := words(k.entry(p, i, j, int(-dig)))
+				e = e[:len(acc)]
+				for t, y := range e {
+					x := acc[t]
+					acc[t] = ((x | H) - (y &^ H)) ^ ((x ^ ^y) & H)
 				}
 			}
 		}
 	}
 	mask := uint16(p.qks - 1)
-	for t := range acc {
-		acc[t] &= mask
+	out = out[:p.n+1]
+	for t := range out {
+		out[t] = uint16(acc[t/4]>>(16*uint(t%4))) & mask
 	}
-	out[0] = accB & mask
 }

@@ -63,7 +63,7 @@ func TestKeySwitchNoise(t *testing.T) {
 		c := k.enc.EncryptNew(bit)
 		sc.comb[0] = c.B
 		copy(sc.comb[1:], c.A)
-		keySwitch(p, k.ek.ksk, sc.comb, sc.ks)
+		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc)
 		v := sc.ks[0]
 		for j, a := range sc.ks[1 : p.n+1] {
 			v += a * uint16(k.sk.s[j])

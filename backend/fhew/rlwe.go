@@ -16,33 +16,62 @@ package fhew
 // multiple of B_g (OpenFHE's approximate decomposition), which costs a
 // rounding error below B_g/2 per coefficient and saves one digit.
 func decompose(p *params, in []uint32, out [][]uint32) {
-	Q := int64(p.Q)
-	halfQ := uint32(p.Q / 2)
+	// Q < 2^30, so centred values and digits fit int32.
+	Q := int32(p.Q)
+	halfQ := int32(p.Q / 2)
 	logB := uint(p.logBg)
-	bmask := int64(1)<<logB - 1
-	halfB := int64(1) << (logB - 1)
+	bmask := int32(1)<<logB - 1
+	halfB := int32(1) << (logB - 1)
 	shift := uint(p.dropped) * logB
-	var round int64
+	var round int32
 	if shift > 0 {
-		round = int64(1) << (shift - 1)
+		round = int32(1) << (shift - 1)
 	}
-	dg := p.dg
 	in = in[:p.N]
-	for r := range out[:dg] {
-		out[r] = out[r][:p.N]
-	}
-	for j, x := range in {
-		c := int64(x)
-		if x > halfQ {
-			c -= Q
+	// The common digit counts get straight-line loops (no slice-of-slices
+	// indexing per coefficient).
+	switch p.dg {
+	case 2:
+		o0, o1 := out[0][:len(in)], out[1][:len(in)]
+		for j, x := range in {
+			c := int32(x)
+			c -= Q & ((halfQ - c) >> 31) // centre: x > Q/2 -> x - Q
+			c = (c + round) >> shift     // arithmetic shift: floor, so this rounds
+			d0 := ((c + halfB) & bmask) - halfB
+			c = (c - d0) >> logB
+			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
+			o1[j] = uint32(c + (Q & (c >> 31)))
 		}
-		c = (c + round) >> shift // arithmetic shift: floor, so this rounds
-		for r := 0; r < dg-1; r++ {
-			dig := ((c + halfB) & bmask) - halfB
-			c = (c - dig) >> logB
-			out[r][j] = uint32(dig + (Q & (dig >> 63)))
+	case 3:
+		o0, o1, o2 := out[0][:len(in)], out[1][:len(in)], out[2][:len(in)]
+		for j, x := range in {
+			c := int32(x)
+			c -= Q & ((halfQ - c) >> 31)
+			c = (c + round) >> shift
+			d0 := ((c + halfB) & bmask) - halfB
+			c = (c - d0) >> logB
+			d1 := ((c + halfB) & bmask) - halfB
+			c = (c - d1) >> logB
+			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
+			o1[j] = uint32(d1 + (Q & (d1 >> 31)))
+			o2[j] = uint32(c + (Q & (c >> 31)))
 		}
-		out[dg-1][j] = uint32(c + (Q & (c >> 63)))
+	default:
+		dg := p.dg
+		for r := range out[:dg] {
+			out[r] = out[r][:p.N]
+		}
+		for j, x := range in {
+			c := int32(x)
+			c -= Q & ((halfQ - c) >> 31)
+			c = (c + round) >> shift
+			for r := 0; r < dg-1; r++ {
+				dig := ((c + halfB) & bmask) - halfB
+				c = (c - dig) >> logB
+				out[r][j] = uint32(dig + (Q & (dig >> 31)))
+			}
+			out[dg-1][j] = uint32(c + (Q & (c >> 31)))
+		}
 	}
 }
 
@@ -99,21 +128,11 @@ func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) 
 		d := sc.dig[r]
 		nt.ForwardLazy(d, d)
 		row := key[2*r*N : 2*(r+1)*N]
-		macLazy(d, row[:N], row[N:], lb, la)
+		nt.MulCoeffsAddLazy(d, row[:N], lb)
+		nt.MulCoeffsAddLazy(d, row[N:], la)
 	}
 	nt.ReduceLazy(lb, accB)
 	nt.ReduceLazy(la, accA)
-}
-
-// macLazy adds d⊙kb to lb and d⊙ka to la slot-wise without reduction.
-func macLazy(d, kb, ka []uint32, lb, la []uint64) {
-	n := len(lb)
-	d, kb, ka, la = d[:n], kb[:n], ka[:n], la[:n]
-	for i := range lb {
-		x := uint64(d[i])
-		lb[i] += x * uint64(kb[i])
-		la[i] += x * uint64(ka[i])
-	}
 }
 
 // automorphism sets acc = Auto_t(acc, ak_t) (section 2.4.2): ψ_t permutes
@@ -136,7 +155,8 @@ func automorphism(p *params, accB, accA []uint32, index []uint32, key []uint32, 
 		d := sc.dig[r]
 		nt.ForwardLazy(d, d)
 		row := key[2*r*N : 2*(r+1)*N]
-		macLazy(d, row[:N], row[N:], lb, la)
+		nt.MulCoeffsAddLazy(d, row[:N], lb)
+		nt.MulCoeffsAddLazy(d, row[N:], la)
 	}
 	nt.ReduceLazy(lb, accB)
 	nt.ReduceLazy(la, accA)
