@@ -66,16 +66,16 @@ type fnFrame struct {
 type abort struct{}
 
 type elab struct {
-	p       *program
-	b       *ir.Builder
-	style   stdlib.Style
-	opts    Options
-	scope   *scope
-	fn      *fnFrame
-	calls   []*FnDecl
-	steps   int
-	work    int            // bits copied or scanned, see charge
-	cur     lexer.Position // statement being elaborated
+	p     *program
+	b     *ir.Builder
+	style stdlib.Style
+	opts  Options
+	scope *scope
+	fn    *fnFrame
+	calls []*FnDecl
+	steps int
+	work  int            // bits copied or scanned, see charge
+	cur   lexer.Position // statement being elaborated
 }
 
 func newElab(p *program, name string, opts Options) *elab {
