@@ -190,15 +190,21 @@ func words(row []uint16) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&row[0])), len(row)/4)
 }
 
-// genKeySwitchKey builds the key; the α parts come from the seeded stream
-// so that a key file may store only the β parts.
-func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
-	p := sk.params.params
+// newKeySwitchKey allocates an empty key for p.
+func newKeySwitchKey(p *params) *keySwitchKey {
 	half := 1 << (p.logBKS - 1)
 	w := ksWidth(p.n)
 	// Allocate as uint64 so the rows are 8-byte aligned for words().
 	raw := make([]uint64, p.N*p.dks*half*w/4)
-	k := &keySwitchKey{half: half, width: w, data: unsafe.Slice((*uint16)(unsafe.Pointer(&raw[0])), len(raw)*4)}
+	return &keySwitchKey{half: half, width: w, data: unsafe.Slice((*uint16)(unsafe.Pointer(&raw[0])), len(raw)*4)}
+}
+
+// genKeySwitchKey builds the key; the α parts come from the seeded stream
+// so that a key file may store only the β parts.
+func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
+	p := sk.params.params
+	k := newKeySwitchKey(p)
+	half := k.half
 	pub := newPRNG(seed.derive(domainKSK, 0))
 	noise := newPRNG(noiseSeed.derive(domainKSK, 0))
 	mask := uint16(p.qks - 1)
