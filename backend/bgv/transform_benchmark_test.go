@@ -43,3 +43,33 @@ func BenchmarkNewParams(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncoder measures building the slot structure and encoding/decoding
+// at m = 8191 and m = 65537.
+func BenchmarkEncoder(b *testing.B) {
+	for _, lit := range []ParamsLiteral{M8191Literal, M65537Literal} {
+		pr := testParams(b, lit)
+		var e *Encoder
+		b.Run(fmt.Sprintf("New/m=%d", pr.M()), func(b *testing.B) {
+			for b.Loop() {
+				var err error
+				if e, err = NewEncoder(pr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		rng := rand.New(rand.NewPCG(1, 2))
+		v := randomSlots(rng, e)
+		a := NewBinaryPoly(pr.N())
+		b.Run(fmt.Sprintf("Encode/m=%d", pr.M()), func(b *testing.B) {
+			for b.Loop() {
+				_ = e.Encode(v, a)
+			}
+		})
+		b.Run(fmt.Sprintf("Decode/m=%d", pr.M()), func(b *testing.B) {
+			for b.Loop() {
+				e.Decode(a, v)
+			}
+		})
+	}
+}
