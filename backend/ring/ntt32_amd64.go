@@ -10,7 +10,7 @@ import "golang.org/x/sys/cpu"
 var hasAVX512 = cpu.X86.HasAVX512F
 
 //go:noescape
-func fwdStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
+func fwdStage32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 
 //go:noescape
 func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
@@ -22,22 +22,25 @@ func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
 func fwdTail32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, full bool)
 
 //go:noescape
-func invHead32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
+func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
 
-// avxMinN is the smallest N the vector path handles: one chunk of 32 entries
-// for the in-register stages plus one stage with t >= 16.
-const avxMinN = 32
+// avxMinN is the smallest N the vector path handles: the in-register stages
+// take two chunks of 32 entries per iteration.
+const avxMinN = 64
 
 // forwardAVX512 is NTT32.forward on the vector kernels: stages with t >= 16
 // one at a time over whole registers, then the last four stages per chunk of
 // 32 entries in registers.
 func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	N := r.N
-	copy(out[:N], in[:N])
+	_, _ = in[N-1], out[N-1]
 	a := &out[0]
 	psi, psiS := &r.psiRev[0], &r.psiRevShoup[0]
+	// The first stage reads in, so no copy is needed.
+	src := &in[0]
 	for m, t := 1, N/2; t >= 16; m, t = 2*m, t/2 {
-		fwdStage32AVX512(a, m, t, psi, psiS, r.Q)
+		fwdStage32AVX512(a, src, m, t, psi, psiS, r.Q)
+		src = a
 	}
 	fwdTail32AVX512(a, N, psi, psiS, &avxTables[0], r.Q, full)
 }
@@ -45,10 +48,10 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 // inverseAVX512 is NTT32.inverse on the vector kernels.
 func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	N := r.N
-	copy(out[:N], in[:N])
+	_, _ = in[N-1], out[N-1]
 	a := &out[0]
 	psi, psiS := &r.psiInvRev[0], &r.psiInvRevShoup[0]
-	invHead32AVX512(a, N, psi, psiS, &avxTables[0], r.Q)
+	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], r.Q)
 	for m, t := N/32, 16; t < N/2; m, t = m/2, 2*t {
 		invStage32AVX512(a, m, t, psi, psiS, r.Q)
 	}

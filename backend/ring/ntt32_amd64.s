@@ -66,21 +66,31 @@
 	VMOVDQA32 T0, X \
 	VMOVDQA32 T1, Y
 
+// REDUCE2: X in [0, 4Q) -> [0, 2Q), then subtract Z29 if that leaves a
+// smaller value (Z29 = Q for full reduction, all ones for lazy).
+#define REDUCE2(X, TMP) \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X \
+	VPSUBD  Z29, X, TMP \
+	VPMINUD TMP, X, X
+
 #define SETUP_Q \
 	VPBROADCASTD AX, Z30 \
 	VPADDD Z30, Z30, Z31 \
 	MOVL $0xAAAA, AX \
 	KMOVW AX, K1
 
-// func fwdStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
-// One Cooley–Tukey stage with m groups at distance t (t a multiple of 16).
-TEXT ·fwdStage32AVX512(SB), NOSPLIT, $0-44
-	MOVQ a+0(FP), DI
-	MOVQ m+8(FP), CX
-	MOVQ t+16(FP), DX
-	MOVQ psi+24(FP), R8
-	MOVQ psiS+32(FP), R9
-	MOVL q+40(FP), AX
+// func fwdStage32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
+// One Cooley–Tukey stage with m groups at distance t (t a multiple of 16),
+// reading src and writing dst (which may be the same array).
+TEXT ·fwdStage32AVX512(SB), NOSPLIT, $0-52
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), R13
+	MOVQ m+16(FP), CX
+	MOVQ t+24(FP), DX
+	MOVQ psi+32(FP), R8
+	MOVQ psiS+40(FP), R9
+	MOVL q+48(FP), AX
 	SETUP_Q
 	LEAQ (R8)(CX*4), R8
 	LEAQ (R9)(CX*4), R9
@@ -92,20 +102,24 @@ fgroup:
 	VPBROADCASTD (R8)(R11*4), Z28
 	VPBROADCASTD (R9)(R11*4), Z29
 	LEAQ (DI)(R10*1), SI
+	LEAQ (R13)(R10*1), R14
 	MOVQ DX, R12
 
 finner:
-	VMOVDQU32 (DI), Z0
-	VMOVDQU32 (SI), Z1
+	VMOVDQU32 (R13), Z0
+	VMOVDQU32 (R14), Z1
 	SHOUP_B(Z1, Z28, Z29, Z2, Z3, Z4)
 	CT(Z0, Z1, Z2, Z5)
 	VMOVDQU32 Z0, (DI)
 	VMOVDQU32 Z1, (SI)
 	ADDQ $64, DI
 	ADDQ $64, SI
+	ADDQ $64, R13
+	ADDQ $64, R14
 	SUBQ $16, R12
 	JNZ  finner
 	ADDQ R10, DI
+	ADDQ R10, R13
 	INCQ R11
 	CMPQ R11, CX
 	JNE  fgroup
@@ -258,67 +272,92 @@ ftnofull:
 	SHRQ $5, CX           // chunks
 
 ftloop:
+	// Two chunks per iteration (A in Z0/Z1, B in Z8/Z9) for instruction-level
+	// parallelism: each chunk alone is one long dependency chain.
 	VMOVDQU32 (DI), Z0
 	VMOVDQU32 64(DI), Z1
+	VMOVDQU32 128(DI), Z8
+	VMOVDQU32 192(DI), Z9
 	PERM2(Z0, Z1, Z16, Z17, Z2, Z3)
+	PERM2(Z8, Z9, Z16, Z17, Z12, Z13)
 	// t = 8
 	VPERMD (AX), Z26, Z10
 	VPERMD (BX), Z26, Z11
+	VPERMD 8(AX), Z26, Z6
+	VPERMD 8(BX), Z26, Z7
 	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	CT(Z0, Z1, Z2, Z6)
+	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
+	CT(Z0, Z1, Z2, Z3)
+	CT(Z8, Z9, Z12, Z13)
 	PERM2(Z0, Z1, Z18, Z19, Z2, Z3)
+	PERM2(Z8, Z9, Z18, Z19, Z12, Z13)
 	// t = 4
 	VPERMD (R13), Z27, Z10
 	VPERMD (R14), Z27, Z11
+	VPERMD 16(R13), Z27, Z6
+	VPERMD 16(R14), Z27, Z7
 	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	CT(Z0, Z1, Z2, Z6)
+	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
+	CT(Z0, Z1, Z2, Z3)
+	CT(Z8, Z9, Z12, Z13)
 	PERM2(Z0, Z1, Z20, Z21, Z2, Z3)
+	PERM2(Z8, Z9, Z20, Z21, Z12, Z13)
 	// t = 2
 	VPERMD (R15), Z28, Z10
 	VPERMD (DX), Z28, Z11
+	VPERMD 32(R15), Z28, Z6
+	VPERMD 32(DX), Z28, Z7
 	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	CT(Z0, Z1, Z2, Z6)
+	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
+	CT(Z0, Z1, Z2, Z3)
+	CT(Z8, Z9, Z12, Z13)
 	PERM2(Z0, Z1, Z22, Z23, Z2, Z3)
+	PERM2(Z8, Z9, Z22, Z23, Z12, Z13)
 	// t = 1
 	VMOVDQU32 (R8), Z10
 	VMOVDQU32 (R9), Z11
+	VMOVDQU32 64(R8), Z6
+	VMOVDQU32 64(R9), Z7
 	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	CT(Z0, Z1, Z2, Z6)
+	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
+	CT(Z0, Z1, Z2, Z3)
+	CT(Z8, Z9, Z12, Z13)
 	// Reduce [0, 4Q) -> [0, 2Q) -> [0, Q) (the latter only if full).
-	VPSUBD  Z31, Z0, Z6
-	VPMINUD Z6, Z0, Z0
-	VPSUBD  Z31, Z1, Z6
-	VPMINUD Z6, Z1, Z1
-	VPSUBD  Z29, Z0, Z6
-	VPMINUD Z6, Z0, Z0
-	VPSUBD  Z29, Z1, Z6
-	VPMINUD Z6, Z1, Z1
+	REDUCE2(Z0, Z3)
+	REDUCE2(Z1, Z3)
+	REDUCE2(Z8, Z13)
+	REDUCE2(Z9, Z13)
 	PERM2(Z0, Z1, Z24, Z25, Z2, Z3)
+	PERM2(Z8, Z9, Z24, Z25, Z12, Z13)
 	VMOVDQU32 Z0, (DI)
 	VMOVDQU32 Z1, 64(DI)
-	ADDQ $128, DI
-	ADDQ $8, AX
-	ADDQ $8, BX
-	ADDQ $16, R13
-	ADDQ $16, R14
-	ADDQ $32, R15
-	ADDQ $32, DX
-	ADDQ $64, R8
-	ADDQ $64, R9
-	DECQ CX
+	VMOVDQU32 Z8, 128(DI)
+	VMOVDQU32 Z9, 192(DI)
+	ADDQ $256, DI
+	ADDQ $16, AX
+	ADDQ $16, BX
+	ADDQ $32, R13
+	ADDQ $32, R14
+	ADDQ $64, R15
+	ADDQ $64, DX
+	ADDQ $128, R8
+	ADDQ $128, R9
+	SUBQ $2, CX
 	JNZ  ftloop
 	VZEROUPPER
 	RET
 
-// func invHead32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
-// The first four Gentleman–Sande stages (t = 1, 2, 4, 8) on chunks of 32.
-TEXT ·invHead32AVX512(SB), NOSPLIT, $0-44
-	MOVQ a+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ psi+16(FP), R8
-	MOVQ psiS+24(FP), R9
-	MOVQ tab+32(FP), R10
-	MOVL q+40(FP), AX
+// func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
+// The first four Gentleman–Sande stages (t = 1, 2, 4, 8) on chunks of 32,
+// reading src and writing dst (which may be the same array).
+TEXT ·invHead32AVX512(SB), NOSPLIT, $0-52
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ psi+24(FP), R8
+	MOVQ psiS+32(FP), R9
+	MOVQ tab+40(FP), R10
+	MOVL q+48(FP), AX
 	SETUP_Q
 	VMOVDQU32 640(R10), Z16
 	VMOVDQU32 704(R10), Z17
@@ -351,45 +390,72 @@ TEXT ·invHead32AVX512(SB), NOSPLIT, $0-44
 	SHRQ $5, CX
 
 ihloop:
-	VMOVDQU32 (DI), Z0
-	VMOVDQU32 64(DI), Z1
+	// Two chunks per iteration, as in fwdTail32AVX512.
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VMOVDQU32 128(SI), Z8
+	VMOVDQU32 192(SI), Z9
 	PERM2(Z0, Z1, Z16, Z17, Z2, Z3)
+	PERM2(Z8, Z9, Z16, Z17, Z12, Z13)
 	// t = 1
 	VMOVDQU32 (R8), Z10
 	VMOVDQU32 (R9), Z11
-	GS_PRE(Z0, Z1, Z7, Z6)
-	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	VMOVDQU32 64(R8), Z6
+	VMOVDQU32 64(R9), Z7
+	GS_PRE(Z0, Z1, Z2, Z3)
+	GS_PRE(Z8, Z9, Z12, Z13)
+	SHOUP_V(Z2, Z10, Z11, Z1, Z3, Z4, Z5)
+	SHOUP_V(Z12, Z6, Z7, Z9, Z13, Z14, Z15)
 	PERM2(Z0, Z1, Z18, Z19, Z2, Z3)
+	PERM2(Z8, Z9, Z18, Z19, Z12, Z13)
 	// t = 2
 	VPERMD (R15), Z28, Z10
 	VPERMD (DX), Z28, Z11
-	GS_PRE(Z0, Z1, Z7, Z6)
-	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	VPERMD 32(R15), Z28, Z6
+	VPERMD 32(DX), Z28, Z7
+	GS_PRE(Z0, Z1, Z2, Z3)
+	GS_PRE(Z8, Z9, Z12, Z13)
+	SHOUP_V(Z2, Z10, Z11, Z1, Z3, Z4, Z5)
+	SHOUP_V(Z12, Z6, Z7, Z9, Z13, Z14, Z15)
 	PERM2(Z0, Z1, Z20, Z21, Z2, Z3)
+	PERM2(Z8, Z9, Z20, Z21, Z12, Z13)
 	// t = 4
 	VPERMD (R13), Z27, Z10
 	VPERMD (R14), Z27, Z11
-	GS_PRE(Z0, Z1, Z7, Z6)
-	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	VPERMD 16(R13), Z27, Z6
+	VPERMD 16(R14), Z27, Z7
+	GS_PRE(Z0, Z1, Z2, Z3)
+	GS_PRE(Z8, Z9, Z12, Z13)
+	SHOUP_V(Z2, Z10, Z11, Z1, Z3, Z4, Z5)
+	SHOUP_V(Z12, Z6, Z7, Z9, Z13, Z14, Z15)
 	PERM2(Z0, Z1, Z22, Z23, Z2, Z3)
+	PERM2(Z8, Z9, Z22, Z23, Z12, Z13)
 	// t = 8
 	VPERMD (AX), Z26, Z10
 	VPERMD (BX), Z26, Z11
-	GS_PRE(Z0, Z1, Z7, Z6)
-	SHOUP_V(Z7, Z10, Z11, Z1, Z3, Z4, Z5)
+	VPERMD 8(AX), Z26, Z6
+	VPERMD 8(BX), Z26, Z7
+	GS_PRE(Z0, Z1, Z2, Z3)
+	GS_PRE(Z8, Z9, Z12, Z13)
+	SHOUP_V(Z2, Z10, Z11, Z1, Z3, Z4, Z5)
+	SHOUP_V(Z12, Z6, Z7, Z9, Z13, Z14, Z15)
 	PERM2(Z0, Z1, Z24, Z25, Z2, Z3)
+	PERM2(Z8, Z9, Z24, Z25, Z12, Z13)
 	VMOVDQU32 Z0, (DI)
 	VMOVDQU32 Z1, 64(DI)
-	ADDQ $128, DI
-	ADDQ $8, AX
-	ADDQ $8, BX
-	ADDQ $16, R13
-	ADDQ $16, R14
-	ADDQ $32, R15
-	ADDQ $32, DX
-	ADDQ $64, R8
-	ADDQ $64, R9
-	DECQ CX
+	VMOVDQU32 Z8, 128(DI)
+	VMOVDQU32 Z9, 192(DI)
+	ADDQ $256, DI
+	ADDQ $256, SI
+	ADDQ $16, AX
+	ADDQ $16, BX
+	ADDQ $32, R13
+	ADDQ $32, R14
+	ADDQ $64, R15
+	ADDQ $64, DX
+	ADDQ $128, R8
+	ADDQ $128, R9
+	SUBQ $2, CX
 	JNZ  ihloop
 	VZEROUPPER
 	RET
