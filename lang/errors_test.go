@@ -382,6 +382,11 @@ circuit c(a: u8) -> (r: u8) {
     ^`,
 	},
 	{
+		name: "loop_count_overflow",
+		src:  "circuit c(a: u8) -> (r: u8) {\n    r = a;\n    for i in -9223372036854775808..9223372036854775807 { }\n}",
+		want: "bad.hdl:3:5: loop of 18446744073709551615 iterations exceeds the limit of 65536\n    for i in -9223372036854775808..9223372036854775807 { }\n    ^",
+	},
+	{
 		name: "untyped_runtime_if",
 		src: `circuit c(a: u8) -> (r: u8) {
     let n = 1;

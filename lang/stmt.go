@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"math/big"
+
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -236,11 +238,12 @@ func (e *elab) execFor(f *ForStmt) {
 	if !ok1 || !ok2 {
 		return
 	}
-	if to-from > maxLoop {
-		e.errorf(f.Pos, "loop of %d iterations exceeds the limit of %d", to-from, maxLoop)
+	if n := new(big.Int).Sub(bigInt(to), bigInt(from)); n.Cmp(bigInt(maxLoop)) > 0 {
+		e.errorf(f.Pos, "loop of %v iterations exceeds the limit of %d", n, maxLoop)
 		return
 	}
 	for i := from; i < to; i++ {
+		e.step(f.Pos) // empty bodies still cost: nested loops multiply
 		e.pushScope()
 		lv := &variable{name: f.Var, pos: f.Pos, kind: varLoop, t: untypedType, val: untypedValue(bigInt(i))}
 		e.declareVar(lv)
