@@ -41,6 +41,18 @@
 // (see AutomorphismNTT). In the coefficient domain it moves a_i to position
 // i·t mod 2N with a sign flip when that position is >= N (AutomorphismCoeff).
 //
+// # Kernels and speed
+//
+// On amd64 CPUs with AVX-512F (detected at start-up with golang.org/x/sys/cpu)
+// NTT32's transforms for N >= 64 and Modulus32's MulCoeffs, MulCoeffsAdd,
+// MulCoeffsAddLazy and ReduceLazy run vector kernels written in assembly;
+// elsewhere, or when built with -tags purego, pure-Go kernels run instead.
+// Fully reduced results are identical bit for bit on both paths (tested);
+// Lazy results agree modulo Q and stay in the documented range but may be a
+// different representative. The pure-Go NTT runs two stages per pass
+// (radix-4) and, when (2·log2(N)+4)·Q <= 2^32 (27-bit Q with N <= 2048),
+// skips Harvey's reduction of the upper butterfly input in Forward.
+//
 // # Hot loops
 //
 // Kernels write into a caller-given output (output argument last), take no
