@@ -65,32 +65,35 @@ func blindRotateSigned(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch)
 func blindRotateLMKCDEY(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch) {
 	bucketize(p, alpha, sc)
 	q4 := p.M / 4
+	// Lines 3-11 run over I^- (bucket offset q4), lines 13-21 over I^+.
+	v := lmkcdeyHalf(p, ek, q4, 0, sc)                                // line 2: v <- 0
+	automorphism(p, sc.accB, sc.accA, p.autoIndex[0], ek.auto[0], sc) // line 12: Auto_{-g}
+	sc.automorphisms++
+	lmkcdeyHalf(p, ek, 0, v, sc)
+}
+
+// lmkcdeyHalf runs lines 3-11 (off = M/4, the sets I^-) or 13-21 (off = 0,
+// I^+) of Algorithm 1 starting with the window counter v; it returns v.
+func lmkcdeyHalf(p *params, ek *EvaluationKey, off, v int, sc *Scratch) int {
+	q4 := p.M / 4
 	head, next := sc.head, sc.next
 	l := p.rgswLen()
 	keys := ek.brk[0]
-	w := p.window
-	v := 0 // line 2
-	// Lines 3-11 run over I^- (offset q4), lines 13-21 over I^+ (offset 0).
-	half := func(off int) {
-		for ell := q4 - 1; ell > 0; ell-- {
-			for j := head[ell+off]; j >= 0; j = next[j] { // lines 4-5 / 14-15
-				externalProduct(p, sc.accB, sc.accA, keys[int(j)*l:int(j+1)*l], sc)
-			}
-			v++                                             // line 6 / 16
-			if head[ell-1+off] >= 0 || v == w || ell == 1 { // line 7 / 17
-				automorphism(p, sc.accB, sc.accA, p.autoIndex[v], ek.auto[v], sc) // line 8 / 18
-				sc.automorphisms++
-				v = 0
-			}
-		}
-		for j := head[off]; j >= 0; j = next[j] { // lines 10-11 / 20-21
+	for ell := q4 - 1; ell > 0; ell-- {
+		for j := head[ell+off]; j >= 0; j = next[j] { // lines 4-5 / 14-15
 			externalProduct(p, sc.accB, sc.accA, keys[int(j)*l:int(j+1)*l], sc)
 		}
+		v++                                                    // line 6 / 16
+		if head[ell-1+off] >= 0 || v == p.window || ell == 1 { // line 7 / 17
+			automorphism(p, sc.accB, sc.accA, p.autoIndex[v], ek.auto[v], sc) // line 8 / 18
+			sc.automorphisms++
+			v = 0 // line 9 / 19
+		}
 	}
-	half(q4)
-	automorphism(p, sc.accB, sc.accA, p.autoIndex[0], ek.auto[0], sc) // line 12: Auto_{-g}
-	sc.automorphisms++
-	half(0)
+	for j := head[off]; j >= 0; j = next[j] { // lines 10-11 / 20-21
+		externalProduct(p, sc.accB, sc.accA, keys[int(j)*l:int(j+1)*l], sc)
+	}
+	return v
 }
 
 // blindRotateGINX runs the ternary GINX blind rotation (section 2.5.2):

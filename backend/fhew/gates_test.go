@@ -209,3 +209,27 @@ func TestConcurrentEvaluator(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAutomorphismCount compares the average number of automorphisms per
+// bootstrap with Theorem 2 (Signed) and Theorem 1 (LMKCDEY),
+// N/2(1-(1-1/w)e^{-2n/N}) resp. N(1-(1-1/w)e^{-n/N}) (M/4 in place of N/2
+// when q < N). The theorems' expression is an upper estimate: a gap of g
+// empty index sets costs ceil(g/w) automorphisms and the proof bounds that
+// by g/w + (w-1)/w. So the measured average must lie in [0.75, 1.02] of it.
+func TestAutomorphismCount(t *testing.T) {
+	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian} {
+		k := kitFor(t, lit)
+		sc := NewScratch(k.p)
+		out := NewCiphertext(k.p)
+		for i := 0; i < 40; i++ {
+			k.ev.Bootstrap(k.enc.EncryptNew(i&1), out, sc)
+		}
+		a, n := sc.Automorphisms()
+		got := float64(a) / float64(n)
+		want := k.p.Noise().ExpectedAutomorphisms
+		t.Logf("%s: %.1f automorphisms per bootstrap, theorem %.1f", lit.Name, got, want)
+		if got < 0.75*want || got > 1.02*want {
+			t.Errorf("%s: %.1f automorphisms per bootstrap, theorem says %.1f", lit.Name, got, want)
+		}
+	}
+}
