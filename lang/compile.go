@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/hcc-fhe/hcc/ir"
@@ -88,9 +89,10 @@ func CircuitNames(filename string, src []byte) ([]string, error) {
 
 // srcFile is one loaded source file.
 type srcFile struct {
-	name string // as shown in positions: the path, or "stdlib/x.hdl"
-	src  []byte
-	ast  *File
+	name     string // as shown in positions: the path, or "stdlib/x.hdl"
+	src      []byte
+	ast      *File
+	embedded bool // read from stdlib.FS
 }
 
 func (f *srcFile) circuitNames() []string {
@@ -124,16 +126,35 @@ type program struct {
 	// inlined records functions elaborated by a call, so that only the
 	// others need a standalone check.
 	inlined map[*FnDecl]bool
+	seen    map[errKey]bool
 }
 
 // errorf records an error at pos.
+// An error repeated at the same position (a loop body, a function inlined
+// many times) is recorded once.
 func (p *program) errorf(pos lexer.Position, format string, args ...any) {
 	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	key := errKey{pos, e.Msg}
+	if p.seen[key] {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[errKey]bool{}
+	}
+	p.seen[key] = true
 	if f := p.files[pos.Filename]; f != nil {
 		e.Line = sourceLine(f.src, pos.Line)
 	}
 	p.errs = append(p.errs, e)
 }
+
+type errKey struct {
+	pos lexer.Position
+	msg string
+}
+
+// maxErrors stops elaboration once this many distinct errors are known.
+const maxErrors = 50
 
 // load parses the root file and, depth first, every import; then it builds
 // the global scope. Parse and import errors stop here.
@@ -149,7 +170,7 @@ func load(filename string, src []byte) (*program, error) {
 	var chain []string
 	var visit func(f *srcFile)
 	visit = func(f *srcFile) {
-		ast, err := parseFile(f.name, f.src)
+		ast, err := parseCached(f)
 		if err != nil {
 			var el ErrorList
 			if errors.As(err, &el) {
@@ -163,7 +184,7 @@ func load(filename string, src []byte) (*program, error) {
 		state[f.name] = 1
 		chain = append(chain, f.name)
 		for _, imp := range ast.Imports {
-			name, data, err := resolveImport(f.name, strings.Trim(imp.Path, `"`))
+			name, data, embedded, err := resolveImport(f, strings.Trim(imp.Path, `"`))
 			if err != nil {
 				p.errs = append(p.errs, &Error{Pos: imp.Pos, Msg: err.Error(), Line: sourceLine(f.src, imp.Pos.Line), Err: err})
 				continue
@@ -176,7 +197,7 @@ func load(filename string, src []byte) (*program, error) {
 			case 2:
 				continue
 			}
-			g := &srcFile{name: name, src: data}
+			g := &srcFile{name: name, src: data, embedded: embedded}
 			p.files[name] = g
 			visit(g)
 		}
@@ -209,35 +230,35 @@ func chainFrom(chain []string, name string) []string {
 // resolveImport maps an import path written in file from to a file name and
 // its contents: "stdlib/..." reads the embedded library, anything else is
 // relative to the importing file (inside the library for library files).
-func resolveImport(from, imp string) (string, []byte, error) {
+func resolveImport(from *srcFile, imp string) (name string, data []byte, embedded bool, err error) {
 	if imp == "" {
-		return "", nil, errors.New("empty import path")
+		return "", nil, false, errors.New("empty import path")
 	}
-	var name string
 	switch {
 	case strings.HasPrefix(imp, stdlibPrefix):
-		name = path.Clean(imp)
-	case strings.HasPrefix(from, stdlibPrefix):
-		name = path.Join(path.Dir(from), imp)
+		name, embedded = path.Clean(imp), true
+	case from.embedded:
+		name, embedded = path.Join(path.Dir(from.name), imp), true
+	case filepath.IsAbs(imp):
+		name = filepath.Clean(imp)
 	default:
-		if filepath.IsAbs(imp) {
-			name = filepath.Clean(imp)
-		} else {
-			name = filepath.Join(filepath.Dir(from), imp)
-		}
+		name = filepath.Join(filepath.Dir(from.name), imp)
 	}
-	if strings.HasPrefix(name, stdlibPrefix) {
-		data, err := fs.ReadFile(stdlib.FS, strings.TrimPrefix(name, stdlibPrefix))
+	if embedded {
+		if !strings.HasPrefix(name, stdlibPrefix) {
+			return "", nil, false, fmt.Errorf("cannot import %q: it leaves the standard library", imp)
+		}
+		data, err = fs.ReadFile(stdlib.FS, strings.TrimPrefix(name, stdlibPrefix))
 		if err != nil {
-			return "", nil, fmt.Errorf("cannot import %q: no such file in the standard library: %w", imp, err)
+			return "", nil, false, fmt.Errorf("cannot import %q: no such file in the standard library: %w", imp, err)
 		}
-		return name, data, nil
+		return name, data, true, nil
 	}
-	data, err := os.ReadFile(name)
+	data, err = os.ReadFile(name)
 	if err != nil {
-		return "", nil, fmt.Errorf("cannot import %q: %w", imp, err)
+		return "", nil, false, fmt.Errorf("cannot import %q: %w", imp, err)
 	}
-	return name, data, nil
+	return name, data, false, nil
 }
 
 // declare enters the file's declarations into the global scope.
@@ -292,4 +313,23 @@ func (p *program) pickCircuit(name string) (*CircuitDecl, error) {
 
 func posString(pos lexer.Position) string {
 	return fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+}
+
+// stdlibASTs caches parsed standard-library files: they never change and
+// elaboration does not modify an AST, so every compile can share them.
+var stdlibASTs sync.Map // file name -> *File
+
+// parseCached parses a file, reusing the parse of embedded library files.
+func parseCached(sf *srcFile) (*File, error) {
+	if !sf.embedded {
+		return parseFile(sf.name, sf.src)
+	}
+	if f, ok := stdlibASTs.Load(sf.name); ok {
+		return f.(*File), nil
+	}
+	f, err := parseFile(sf.name, sf.src)
+	if err == nil {
+		stdlibASTs.Store(sf.name, f)
+	}
+	return f, err
 }

@@ -84,6 +84,10 @@ func newElab(p *program, name string, opts Options) *elab {
 
 func (e *elab) errorf(pos lexer.Position, format string, args ...any) {
 	e.p.errorf(pos, format, args...)
+	if len(e.p.errs) >= maxErrors {
+		e.p.errorf(pos, "too many errors")
+		panic(abort{})
+	}
 }
 
 func (e *elab) setPos(pos lexer.Position) {

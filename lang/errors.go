@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -100,13 +101,13 @@ func sourceLine(src []byte, n int) string {
 		return ""
 	}
 	for i := 1; i < n; i++ {
-		k := strings.IndexByte(string(src), '\n')
+		k := bytes.IndexByte(src, '\n')
 		if k < 0 {
 			return ""
 		}
 		src = src[k+1:]
 	}
-	if k := strings.IndexByte(string(src), '\n'); k >= 0 {
+	if k := bytes.IndexByte(src, '\n'); k >= 0 {
 		src = src[:k]
 	}
 	s := strings.TrimRight(string(src), "\r")
