@@ -18,6 +18,10 @@
 //   - galois.go: the automorphisms κ_t: X → X^t in both representations.
 //   - gf2.go, slots.go: GF(2)[X], the slot field GF(2^d), the factorisation
 //     of Φ_m mod 2 and the slot encoder.
+//   - scheme.go: first cut of the scheme: ternary keys, public-key and
+//     symmetric encryption, decryption (via math/big CRT), addition and
+//     tensoring multiplication. Relinearization, key switching, modulus
+//     switching, noise estimates and the circuit executor are still to come.
 //
 // # Evaluation order
 //

@@ -1,0 +1,319 @@
+package bgv
+
+import (
+	crand "crypto/rand"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// This file is the first cut of the scheme (GHS 2.2, appendix B.4-B.5):
+// keys, encryption and decryption with plaintext modulus 2, addition and
+// tensoring multiplication. Relinearization, key switching, modulus switching
+// and noise estimates are not here yet (see doc.go).
+//
+// Invariant: a ciphertext at level t is a vector (c_0, ..., c_k) of Polys in
+// the evaluation representation modulo p_0..p_t with
+// Σ_i c_i·s^i = μ + 2e (mod Q_t), μ the plaintext, e small.
+
+// Sampler draws the randomness of key generation and encryption from a
+// ChaCha8 stream (a CSPRNG). Not safe for concurrent use: one per goroutine.
+type Sampler struct {
+	rng *rand.ChaCha8
+}
+
+// NewSampler returns a sampler seeded from crypto/rand.
+func NewSampler() *Sampler {
+	var seed [32]byte
+	if _, err := crand.Read(seed[:]); err != nil {
+		panic(fmt.Sprintf("bgv: crypto/rand failed: %v", err)) // the OS RNG never fails on supported systems
+	}
+	return NewSamplerFromSeed(seed)
+}
+
+// NewSamplerFromSeed returns a deterministic sampler (tests, reproducible runs).
+func NewSamplerFromSeed(seed [32]byte) *Sampler { return &Sampler{rng: rand.NewChaCha8(seed)} }
+
+// ternary returns n coefficients uniform in {-1, 0, 1}.
+func (s *Sampler) ternary(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		// Rejection on 2 bits keeps the three values exactly equiprobable.
+		for {
+			v := s.rng.Uint64() & 3
+			if v < 3 {
+				out[i] = int64(v) - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// errorBinomial is the parameter k of the centred binomial error
+// distribution: variance k/2 = 10.5, σ ≈ 3.24 (the HE standard's σ = 3.2).
+const errorBinomial = 21
+
+// gaussian returns n coefficients from the centred binomial distribution
+// Σ_(i<k) (a_i - b_i), a sub-Gaussian stand-in for the discrete Gaussian.
+func (s *Sampler) gaussian(n int) []int64 {
+	out := make([]int64, n)
+	mask := uint64(1)<<errorBinomial - 1
+	for i := range out {
+		x := s.rng.Uint64()
+		out[i] = int64(bits.OnesCount64(x&mask)) - int64(bits.OnesCount64(x>>32&mask))
+	}
+	return out
+}
+
+// uniform sets every row of p to uniform residues: uniform in each row is
+// uniform in R_Q, in either representation.
+func (s *Sampler) uniform(r *Ring, p *Poly) {
+	for i, row := range p.Rows {
+		q := r.moduli[i].q
+		mask := uint64(1)<<uint(bits.Len64(q)) - 1
+		for j := range row {
+			// Rejection sampling: exact uniformity, < 2 draws on average.
+			v := s.rng.Uint64() & mask
+			for v >= q {
+				v = s.rng.Uint64() & mask
+			}
+			row[j] = v
+		}
+	}
+}
+
+// SecretKey is the ternary secret s, in evaluation form over all primes of Q.
+type SecretKey struct {
+	S      *Poly
+	coeffs []int64
+}
+
+// PublicKey is (b, a) with b = -a·s + 2e over Q at the top level.
+type PublicKey struct {
+	B, A *Poly
+}
+
+// Ciphertext is (c_0, ..., c_k) in evaluation form at a common level;
+// k = 1 after encryption, 2 after a tensoring multiplication.
+type Ciphertext struct {
+	Value []*Poly
+}
+
+// Level returns the ciphertext's level.
+func (c *Ciphertext) Level() int { return c.Value[0].Level() }
+
+// Degree returns k (the key is (1, s, ..., s^k)).
+func (c *Ciphertext) Degree() int { return len(c.Value) - 1 }
+
+// KeyGenerator generates keys for one parameter set.
+type KeyGenerator struct {
+	params  *Params
+	sampler *Sampler
+}
+
+// NewKeyGenerator returns a key generator drawing from sampler.
+func NewKeyGenerator(pr *Params, sampler *Sampler) *KeyGenerator {
+	return &KeyGenerator{params: pr, sampler: sampler}
+}
+
+// GenSecretKey draws s with uniform ternary coefficients.
+func (kg *KeyGenerator) GenSecretKey() *SecretKey {
+	r := kg.params.ringQ
+	c := kg.sampler.ternary(r.n)
+	s := r.NewPoly(r.MaxLevel())
+	r.SetSmall(c, s, r.NewScratch())
+	return &SecretKey{S: s, coeffs: c}
+}
+
+// GenPublicKey returns (b, a) = (-a·s + 2e, a), a uniform, e from the error
+// distribution.
+func (kg *KeyGenerator) GenPublicKey(sk *SecretKey) *PublicKey {
+	r := kg.params.ringQ
+	L := r.MaxLevel()
+	a, b := r.NewPoly(L), r.NewPoly(L)
+	kg.sampler.uniform(r, a)
+	twoE(r, kg.sampler.gaussian(r.n), b, r.NewScratch())
+	as := r.NewPoly(L)
+	r.Mul(a, sk.S, as)
+	r.Sub(b, as, b)
+	return &PublicKey{B: b, A: a}
+}
+
+// twoE sets out to 2·e (evaluation form) for the small coefficients e.
+func twoE(r *Ring, e []int64, out *Poly, scratch []uint64) {
+	for i := range e {
+		e[i] *= 2
+	}
+	r.SetSmall(e, out, scratch)
+}
+
+// plainPoly lifts a plaintext in A_2 to R_Q (coefficients 0/1) at level.
+func plainPoly(r *Ring, pt BinaryPoly, level int, scratch []uint64) *Poly {
+	c := make([]int64, r.n)
+	for i := range c {
+		c[i] = int64(pt.Bit(i))
+	}
+	p := r.NewPoly(level)
+	r.SetSmall(c, p, scratch)
+	return p
+}
+
+// Encryptor encrypts plaintexts of A_2 at the top level, with a public key
+// or (smaller noise) a secret key.
+type Encryptor struct {
+	params  *Params
+	pk      *PublicKey
+	sk      *SecretKey
+	sampler *Sampler
+}
+
+// NewPublicEncryptor encrypts under pk.
+func NewPublicEncryptor(pr *Params, pk *PublicKey, sampler *Sampler) *Encryptor {
+	return &Encryptor{params: pr, pk: pk, sampler: sampler}
+}
+
+// NewSymmetricEncryptor encrypts under sk.
+func NewSymmetricEncryptor(pr *Params, sk *SecretKey, sampler *Sampler) *Encryptor {
+	return &Encryptor{params: pr, sk: sk, sampler: sampler}
+}
+
+// Encrypt returns a fresh ciphertext of pt at the top level.
+//
+// Symmetric: (c_0, c_1) = (-a·s + 2e + μ, a).
+// Public key: (c_0, c_1) = (b·u + 2e_0 + μ, a·u + 2e_1), u ternary.
+func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
+	r := en.params.ringQ
+	L := r.MaxLevel()
+	scratch := r.NewScratch()
+	mu := plainPoly(r, pt, L, scratch)
+	c0, c1 := r.NewPoly(L), r.NewPoly(L)
+	e0 := r.NewPoly(L)
+	twoE(r, en.sampler.gaussian(r.n), e0, scratch)
+	if en.sk != nil {
+		en.sampler.uniform(r, c1)
+		r.Mul(c1, en.sk.S, c0)
+		r.Sub(e0, c0, c0)
+	} else {
+		u := r.NewPoly(L)
+		r.SetSmall(en.sampler.ternary(r.n), u, scratch)
+		r.Mul(en.pk.B, u, c0)
+		r.Add(c0, e0, c0)
+		twoE(r, en.sampler.gaussian(r.n), c1, scratch)
+		r.MulAdd(en.pk.A, u, c1)
+	}
+	r.Add(c0, mu, c0)
+	return &Ciphertext{Value: []*Poly{c0, c1}}
+}
+
+// Decryptor decrypts with the secret key.
+type Decryptor struct {
+	params *Params
+	sk     *SecretKey
+}
+
+// NewDecryptor returns a decryptor for sk.
+func NewDecryptor(pr *Params, sk *SecretKey) *Decryptor { return &Decryptor{params: pr, sk: sk} }
+
+// phase returns the centred coefficients of Σ c_i·s^i mod Q_t.
+func (de *Decryptor) phase(ct *Ciphertext) []*big.Int {
+	r := de.params.ringQ
+	t := ct.Level()
+	acc := r.NewPoly(t)
+	acc.CopyFrom(ct.Value[len(ct.Value)-1])
+	// Horner: ((c_k·s + c_(k-1))·s + ...) + c_0.
+	for i := len(ct.Value) - 2; i >= 0; i-- {
+		r.Mul(acc, de.sk.S, acc)
+		r.Add(acc, ct.Value[i], acc)
+	}
+	return r.BigCoeffs(acc)
+}
+
+// Decrypt returns [[Σ c_i·s^i]_Q_t]_2 (GHS equation (1)). Correct while the
+// noise stays below Q_t/2; uses math/big (CRT) for now.
+func (de *Decryptor) Decrypt(ct *Ciphertext) BinaryPoly {
+	pt := NewBinaryPoly(de.params.n)
+	for i, c := range de.phase(ct) {
+		if c.Bit(0) == 1 { // the parity of the centred representative
+			pt.flip(i)
+		}
+	}
+	return pt
+}
+
+// NoiseBits returns log2 of the largest coefficient of the noise μ + 2e in
+// coefficient form (the measurement the noise estimates are checked against),
+// and log2(Q_t) for comparison.
+func (de *Decryptor) NoiseBits(ct *Ciphertext) (noise, logQ float64) {
+	maxAbs := new(big.Int)
+	for _, c := range de.phase(ct) {
+		if a := new(big.Int).Abs(c); a.Cmp(maxAbs) > 0 {
+			maxAbs = a
+		}
+	}
+	return bigLog2(maxAbs), bigLog2(de.params.ringQ.Modulus(ct.Level()))
+}
+
+func bigLog2(x *big.Int) float64 {
+	if x.Sign() == 0 {
+		return 0
+	}
+	f, _ := new(big.Float).SetInt(x).Float64()
+	if !math.IsInf(f, 0) {
+		return math.Log2(f)
+	}
+	sh := x.BitLen() - 64
+	f, _ = new(big.Float).SetInt(new(big.Int).Rsh(x, uint(sh))).Float64()
+	return math.Log2(f) + float64(sh)
+}
+
+// Evaluator computes on ciphertexts. Immutable; safe for concurrent use.
+type Evaluator struct {
+	params *Params
+}
+
+// NewEvaluator returns an evaluator for pr.
+func NewEvaluator(pr *Params) *Evaluator { return &Evaluator{params: pr} }
+
+// AddNew returns a + b (same level; degrees may differ).
+func (ev *Evaluator) AddNew(a, b *Ciphertext) (*Ciphertext, error) {
+	if a.Level() != b.Level() {
+		return nil, fmt.Errorf("bgv add: levels %d and %d differ", a.Level(), b.Level())
+	}
+	r := ev.params.ringQ
+	if len(a.Value) < len(b.Value) {
+		a, b = b, a
+	}
+	out := &Ciphertext{Value: make([]*Poly, len(a.Value))}
+	for i := range out.Value {
+		out.Value[i] = r.NewPoly(a.Level())
+		if i < len(b.Value) {
+			r.Add(a.Value[i], b.Value[i], out.Value[i])
+		} else {
+			out.Value[i].CopyFrom(a.Value[i])
+		}
+	}
+	return out, nil
+}
+
+// MulNew returns the tensor product of two degree-1 ciphertexts at the same
+// level: (c_0·d_0, c_0·d_1 + c_1·d_0, c_1·d_1), valid for (1, s, s^2),
+// encrypting the product of the plaintexts (no relinearization yet).
+func (ev *Evaluator) MulNew(a, b *Ciphertext) (*Ciphertext, error) {
+	if a.Level() != b.Level() {
+		return nil, fmt.Errorf("bgv mul: levels %d and %d differ", a.Level(), b.Level())
+	}
+	if a.Degree() != 1 || b.Degree() != 1 {
+		return nil, fmt.Errorf("bgv mul: degrees %d and %d, want 1 and 1 (relinearize first)", a.Degree(), b.Degree())
+	}
+	r := ev.params.ringQ
+	t := a.Level()
+	c0, c1, c2 := r.NewPoly(t), r.NewPoly(t), r.NewPoly(t)
+	r.Mul(a.Value[0], b.Value[0], c0)
+	r.Mul(a.Value[0], b.Value[1], c1)
+	r.MulAdd(a.Value[1], b.Value[0], c1)
+	r.Mul(a.Value[1], b.Value[1], c2)
+	return &Ciphertext{Value: []*Poly{c0, c1, c2}}, nil
+}
