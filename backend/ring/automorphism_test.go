@@ -88,6 +88,7 @@ func TestAllocs32(t *testing.T) {
 	acc := make([]uint64, N)
 	idx := AutomorphismNTTIndex(N, 5)
 	cidx := AutomorphismCoeffIndex(N, 5)
+	digits := [][]uint32{make([]uint32, N), make([]uint32, N), make([]uint32, N)}
 	for name, f := range map[string]func(){
 		"Forward":          func() { r.Forward(a, c) },
 		"ForwardLazy":      func() { r.ForwardLazy(a, c) },
@@ -102,7 +103,8 @@ func TestAllocs32(t *testing.T) {
 			r.AutomorphismCoeffWithIndex(a, cidx, c)
 			r.AutomorphismCoeff(a, 5, c)
 		},
-		"MulByMonomial": func() { r.MulByMonomial(a, 77, c) },
+		"MulByMonomial":   func() { r.MulByMonomial(a, 77, c) },
+		"DecomposeSigned": func() { r.DecomposeSigned(a, 7, 1, digits) },
 	} {
 		if n := testing.AllocsPerRun(10, f); n != 0 {
 			t.Errorf("%s allocates %v times per call", name, n)

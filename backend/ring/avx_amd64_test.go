@@ -54,3 +54,32 @@ func TestPointwise32VectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestDecomposeVectorMatchesGo compares the vector DecomposeSigned kernel
+// with the Go loop bit for bit.
+func TestDecomposeVectorMatchesGo(t *testing.T) {
+	if !hasAVX512 {
+		t.Skip("no AVX-512F on this CPU")
+	}
+	defer func() { hasAVX512 = true }()
+	rng := rand.New(rand.NewPCG(53, 54))
+	m, _ := NewModulus32(testQ27)
+	in := randPoly32(rng, 1024, testQ27)
+	for _, dg := range []int{1, 2, 3, 4} {
+		run := func() [][]uint32 {
+			out := make([][]uint32, dg)
+			for r := range out {
+				out[r] = make([]uint32, len(in))
+			}
+			m.DecomposeSigned(in, 6, 1, out)
+			return out
+		}
+		hasAVX512 = false
+		want := run()
+		hasAVX512 = true
+		got := run()
+		for r := range want {
+			equal32(t, fmt.Sprintf("dg=%d digit %d", dg, r), got[r], want[r])
+		}
+	}
+}

@@ -100,3 +100,21 @@ func mulCoeffsAddLazyVec(a, b []uint32, acc []uint64) int {
 	mulCoeffsAddLazyAVX512(&a[0], &b[0], &acc[0], n)
 	return n
 }
+
+//go:noescape
+func decomposeAVX512(in *uint32, n int, outs *[MaxDigits]*uint32, dg int, c *[8]uint32)
+
+// decomposeVec runs the vector DecomposeSigned kernel on the largest multiple
+// of 16 coefficients and returns how many it covered.
+func decomposeVec(in []uint32, out [][]uint32, c *[8]uint32) int {
+	n := len(in) &^ 15
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	var ptrs [MaxDigits]*uint32
+	for r, o := range out {
+		ptrs[r] = &o[:n][0]
+	}
+	decomposeAVX512(&in[0], n, &ptrs, len(out), c)
+	return n
+}

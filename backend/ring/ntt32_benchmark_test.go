@@ -76,6 +76,13 @@ func BenchmarkPointwise32(b *testing.B) {
 			r.ReduceLazy(acc, out)
 		}
 	})
+	digits := [][]uint32{make([]uint32, N), make([]uint32, N), make([]uint32, N)}
+	b.Run("DecomposeSigned/N=1024/dg=3", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r.DecomposeSigned(a, 7, 1, digits)
+		}
+	})
 	idx := AutomorphismNTTIndex(N, 5)
 	b.Run("AutomorphismNTT/N=1024", func(b *testing.B) {
 		b.ReportAllocs()

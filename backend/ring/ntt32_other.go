@@ -18,3 +18,5 @@ func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 func (m *Modulus32) reduceLazyVec(acc []uint64, out []uint32) int  { return 0 }
 func (m *Modulus32) mulCoeffsVec(a, b, out []uint32, add bool) int { return 0 }
 func mulCoeffsAddLazyVec(a, b []uint32, acc []uint64) int          { return 0 }
+
+func decomposeVec(in []uint32, out [][]uint32, c *[8]uint32) int { return 0 }

@@ -132,3 +132,66 @@ lloop:
 ldone:
 	VZEROUPPER
 	RET
+
+// func decomposeAVX512(in *uint32, n int, outs *[8]*uint32, dg int, c *[8]uint32)
+// DecomposeSigned on 16 coefficients per iteration (int32 lanes); n is a
+// multiple of 16. c = {Q, Q/2, round, shift, B/2, B-1, logB}.
+TEXT ·decomposeAVX512(SB), NOSPLIT, $0-40
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ outs+16(FP), R8
+	MOVQ dg+24(FP), R9
+	MOVQ c+32(FP), R10
+	VPBROADCASTD 0(R10), Z20
+	VPBROADCASTD 4(R10), Z21
+	VPBROADCASTD 8(R10), Z22
+	VPBROADCASTD 12(R10), Z23
+	VPBROADCASTD 16(R10), Z24
+	VPBROADCASTD 20(R10), Z25
+	VPBROADCASTD 24(R10), Z26
+	DECQ R9
+	XORQ R11, R11
+	SHRQ $4, CX
+	JZ   ddone
+
+dloop:
+	VMOVDQU32 (SI)(R11*1), Z0
+	// Centre: c -= Q & ((Q/2 - c) >> 31).
+	VPSUBD  Z0, Z21, Z1
+	VPSRAD  $31, Z1, Z1
+	VPANDD  Z20, Z1, Z1
+	VPSUBD  Z1, Z0, Z0
+	// Round off the dropped digits.
+	VPADDD  Z22, Z0, Z0
+	VPSRAVD Z23, Z0, Z0
+	XORQ R12, R12
+
+ddigit:
+	CMPQ R12, R9
+	JEQ  dlast
+	VPADDD  Z24, Z0, Z1
+	VPANDD  Z25, Z1, Z1
+	VPSUBD  Z24, Z1, Z1
+	VPSUBD  Z1, Z0, Z0
+	VPSRAVD Z26, Z0, Z0
+	VPSRAD  $31, Z1, Z2
+	VPANDD  Z20, Z2, Z2
+	VPADDD  Z2, Z1, Z1
+	MOVQ (R8)(R12*8), R13
+	VMOVDQU32 Z1, (R13)(R11*1)
+	INCQ R12
+	JMP  ddigit
+
+dlast:
+	VPSRAD  $31, Z0, Z2
+	VPANDD  Z20, Z2, Z2
+	VPADDD  Z2, Z0, Z0
+	MOVQ (R8)(R12*8), R13
+	VMOVDQU32 Z0, (R13)(R11*1)
+	ADDQ $64, R11
+	DECQ CX
+	JNZ  dloop
+
+ddone:
+	VZEROUPPER
+	RET

@@ -1,0 +1,57 @@
+package ring
+
+import "fmt"
+
+// MaxDigits bounds the number of digits DecomposeSigned writes.
+const MaxDigits = 8
+
+// DecomposeSigned writes the balanced (signed) base-2^logB digits of the
+// coefficient-domain polynomial in (entries in [0, Q)) into out[0..dg),
+// dg = len(out), each digit stored mod Q: the gadget decomposition of the
+// external product and of key switching.
+//
+// Per coefficient, c is the centred representative of x in
+// [-(Q-1)/2, (Q-1)/2]; the dropped lowest digits are rounded off,
+// c = floor((c + 2^(s-1)) / 2^s) with s = logB·dropped (OpenFHE's
+// approximate decomposition; dropped = 0 keeps c); then for r < dg-1
+// d_r = ((c + B/2) mod B) - B/2 in [-B/2, B/2) and c = (c - d_r)/B, and the
+// last digit is the remaining c. Hence Σ_r d_r·B^(r+dropped) equals x
+// centred and rounded to a multiple of B^dropped, exactly. Needs
+// 1 <= logB, logB·(dropped+dg) < 32 and 1 <= dg <= MaxDigits; every out[r]
+// must hold len(in) entries and must not alias in.
+func (m Modulus32) DecomposeSigned(in []uint32, logB, dropped int, out [][]uint32) {
+	dg := len(out)
+	if logB < 1 || dropped < 0 || dg < 1 || dg > MaxDigits || logB*(dropped+dg) >= 32 {
+		panic(fmt.Sprintf("ring: DecomposeSigned with logB=%d, dropped=%d, %d digits", logB, dropped, dg))
+	}
+	for r := range out {
+		out[r] = out[r][:len(in)]
+	}
+	c := decompConst(m.Q, logB, dropped)
+	n := decomposeVec(in, out, &c)
+	Q := int32(m.Q)
+	halfQ, round, shift := int32(c[1]), int32(c[2]), c[3]
+	halfB, bmask, lb := int32(c[4]), int32(c[5]), c[6]
+	for j := n; j < len(in); j++ {
+		x := int32(in[j])
+		x -= Q & ((halfQ - x) >> 31) // centre: x > Q/2 -> x - Q
+		x = (x + round) >> shift     // arithmetic shift floors, so this rounds
+		for r := 0; r < dg-1; r++ {
+			d := ((x + halfB) & bmask) - halfB
+			x = (x - d) >> lb
+			out[r][j] = uint32(d + (Q & (d >> 31)))
+		}
+		out[dg-1][j] = uint32(x + (Q & (x >> 31)))
+	}
+}
+
+// decompConst returns the constants of DecomposeSigned's kernels:
+// Q, Q/2, rounding addend, shift, B/2, B-1, logB.
+func decompConst(q uint32, logB, dropped int) [8]uint32 {
+	shift := uint32(logB * dropped)
+	var round uint32
+	if shift > 0 {
+		round = 1 << (shift - 1)
+	}
+	return [8]uint32{q, q / 2, round, shift, 1 << (logB - 1), 1<<logB - 1, uint32(logB)}
+}
