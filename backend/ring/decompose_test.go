@@ -13,7 +13,7 @@ import (
 func TestDecomposeSigned(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	for _, c := range []struct {
-		q                  uint32
+		q                 uint32
 		logB, dropped, dg int
 	}{
 		{testQ27, 9, 1, 2}, {testQ27, 7, 1, 3}, {testQ28, 10, 0, 3}, {testQ28, 7, 0, 4},
