@@ -198,3 +198,38 @@ circuit c(a: u8) -> (r: u8, s: u8, t: u8) {
 }`)
 	checkAll8(t, c, func(a, b uint64) []uint64 { return []uint64{(a ^ 0xa5) + 22, a * 8, a >> 1} })
 }
+
+func TestReturnInsideLoop(t *testing.T) {
+	c := compileOK(t, `
+// lowest set bit index, 8 when a == 0: an early return inside an unrolled loop
+fn ctz(x: u8) -> u4 {
+    for i in 0..8 {
+        if x[i] {
+            return i;
+        }
+    }
+    return 8;
+}
+fn rev(v: u8[4]) -> u8[4] {
+    let out: u8[4];
+    for i in 0..4 { out[3 - i] = v[i]; }
+    return out;
+}
+circuit c(a: u8, b: u8) -> (r: u4, s: u8[4]) {
+    r = ctz(a);
+    s = rev([a, b, a & b, a | b]);
+}`)
+	checkAll8(t, c, func(a, b uint64) []uint64 {
+		r := uint64(bits8TrailingZeros(a))
+		return []uint64{r, (a|b) | (a&b)<<8 | b<<16 | a<<24}
+	})
+}
+
+func bits8TrailingZeros(a uint64) int {
+	for i := range 8 {
+		if a>>i&1 == 1 {
+			return i
+		}
+	}
+	return 8
+}
