@@ -221,7 +221,7 @@ circuit c(a: u8, b: u8) -> (r: u4, s: u8[4]) {
 }`)
 	checkAll8(t, c, func(a, b uint64) []uint64 {
 		r := uint64(bits8TrailingZeros(a))
-		return []uint64{r, (a|b) | (a&b)<<8 | b<<16 | a<<24}
+		return []uint64{r, (a | b) | (a&b)<<8 | b<<16 | a<<24}
 	})
 }
 
