@@ -61,6 +61,31 @@ cont X = 3;
 ^`,
 	},
 	{
+		name: "syntax_else_without_block",
+		src:  "circuit c(a: u8) -> (r: u8) {\n    if a[0] { r = a; } else r = 1;\n}",
+		want: "bad.hdl:2:29: syntax error: unexpected \"r\", expected \"if\" or block\n    if a[0] { r = a; } else r = 1;\n                            ^",
+	},
+	{
+		name: "syntax_keyword_as_name",
+		src:  "circuit c(a: u8) -> (r: u8) {\n    let if = 3;\n    r = a;\n}",
+		want: "bad.hdl:2:9: syntax error: unexpected \"if\", expected name\n    let if = 3;\n        ^",
+	},
+	{
+		name: "syntax_string_operand",
+		src:  "circuit c(a: u8) -> (r: u8) {\n    r = \"x\";\n}",
+		want: "bad.hdl:2:9: syntax error: unexpected string \"x\", expected expression\n    r = \"x\";\n        ^",
+	},
+	{
+		name: "syntax_chained_compare",
+		src:  "circuit c(a: u8, b: u8) -> (r: bit) {\n    r = a < b < a;\n}",
+		want: "bad.hdl:2:15: syntax error: unexpected \"<\", expected \";\"\n    r = a < b < a;\n              ^",
+	},
+	{
+		name: "syntax_missing_arrow",
+		src:  "fn f(a: u8) u8 {\n    return a;\n}",
+		want: "bad.hdl:1:13: syntax error: unexpected \"u8\", expected \"->\"\nfn f(a: u8) u8 {\n            ^",
+	},
+	{
 		name: "unknown_name",
 		src: `circuit c(a: u8) -> (r: u8) {
     r = a + q;

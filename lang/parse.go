@@ -115,8 +115,11 @@ func friendlySyntaxError(perr participle.Error) string {
 	if errors.As(perr, &ute) {
 		tok := ute.Unexpected
 		what := fmt.Sprintf("%q", tok.Value)
-		if tok.EOF() {
+		switch {
+		case tok.EOF():
 			what = "end of file"
+		case strings.HasPrefix(tok.Value, `"`):
+			what = "string " + tok.Value
 		}
 		if m := reUnexpected.FindStringSubmatch(msg); m != nil && m[2] != "" {
 			return fmt.Sprintf("syntax error: unexpected %s, expected %s", what, friendlyExpect(m[2]))
@@ -143,6 +146,9 @@ func friendlySyntaxError(perr participle.Error) string {
 // grammarNames maps participle's production names to words a user knows.
 var grammarNames = strings.NewReplacer(
 	"<ident>", "name", "<int>", "integer", "<string>", "string",
+	"IfStmt", `"if"`, "LetStmt", `"let"`, "ForStmt", `"for"`, "ReturnStmt", `"return"`,
+	"AssignStmt", "assignment", "ConstDecl", `"const"`, "TableDecl", `"table"`, "FnDecl", `"fn"`,
+	"CircuitDecl", `"circuit"`, "Import", `"import"`, "AddOp", "operator", "MulOp", "operator",
 	"Decl", "declaration", "Stmt", "statement", "Expr", "expression",
 	"TypeRef", "type", "Param", "parameter", "Block", "block", "Suffix", "index",
 	"CallArgs", "arguments", "ArrayLit", "array literal",
