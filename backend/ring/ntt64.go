@@ -28,6 +28,11 @@ type NTT64 struct {
 	// nInv = N^-1 and nInvPsi = N^-1·ψ^-brv(1), the last inverse stage's
 	// constants with the scaling folded in.
 	nInv, nInvShoup, nInvPsi, nInvPsiShoup uint64
+	// noXRed: (2·LogN + 4)·Q < 2^64, so Forward may skip Harvey's
+	// reduction of X (see ct4NR64); br = floor((2^64-1) / Q) for its final
+	// Barrett step.
+	noXRed bool
+	br     uint64
 }
 
 // NewNTT64 builds the tables for degree N (a power of two, N >= 2) and the
@@ -70,6 +75,9 @@ func NewNTT64(N int, q uint64) (*NTT64, error) {
 	r.nInvShoup = m.ShoupConst(r.nInv)
 	r.nInvPsi = MulMod64(nInv, r.psiInvRev[1], Q)
 	r.nInvPsiShoup = m.ShoupConst(r.nInvPsi)
+	hi, _ := bits.Mul64(uint64(2*logN+4), Q)
+	r.noXRed = hi == 0
+	r.br = ^uint64(0) / Q
 	return r, nil
 }
 
@@ -78,155 +86,76 @@ func NewNTT64(N int, q uint64) (*NTT64, error) {
 // out is in the NTT domain, bit-reversed order, fully reduced in [0, Q).
 // out may alias in (the same slice); len(in), len(out) >= N.
 func (r *NTT64) Forward(in, out []uint64) {
-	r.forwardStages(in, out)
-	r.forwardLast(out, true)
+	r.forward(in, out, true)
 }
 
 // ForwardLazy is Forward with out in [0, 2Q) instead of [0, Q): it skips one
 // conditional subtraction per slot. MulCoeffs accepts such inputs.
 func (r *NTT64) ForwardLazy(in, out []uint64) {
-	r.forwardStages(in, out)
-	r.forwardLast(out, false)
+	r.forward(in, out, false)
 }
 
-// forwardStages runs every Cooley–Tukey stage but the last (t = 1), reading
-// in for the first stage and working in place in out afterwards. Invariant
-// (Harvey): entries stay in [0, 4Q); each butterfly first brings its upper
-// input to [0, 2Q), its Shoup product is in [0, 2Q), and the outputs X+T and
-// X-T+2Q are in [0, 4Q).
-func (r *NTT64) forwardStages(in, out []uint64) {
+// forward runs the Cooley–Tukey stages two at a time (radix-4 passes, half
+// the loads and stores of radix-2), with one radix-2 stage first when log2(N)
+// is odd. Stage (m, t) has m groups of butterflies at distance t, twiddles
+// psiRev[m..2m-1]. Invariant (Harvey): entries stay in [0, 4Q); a butterfly
+// first brings its upper input X to [0, 2Q), its Shoup product T = W·Y is in
+// [0, 2Q) for any Y < 2^64, and the outputs X+T, X-T+2Q are in [0, 4Q).
+func (r *NTT64) forward(in, out []uint64, full bool) {
 	N := r.N
 	in, out = in[:N], out[:N]
-	q, q2 := r.Q, 2*r.Q
+	if N < 16 {
+		copy(out, in)
+		forwardRadix2_64(out, r.psiRev, r.psiRevShoup, r.Q, full)
+		return
+	}
+	r.forwardGo(in, out, full)
+}
+
+// forwardGo is the pure-Go forward transform for N >= 16.
+func (r *NTT64) forwardGo(in, out []uint64, full bool) {
+	N := r.N
+	in, out = in[:N], out[:N]
+	q := r.Q
 	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
-
-	// First stage (m = 1, t = N/2): reads in, writes out; no copy needed.
-	{
-		h := N / 2
-		w, ws := psi[1], psiS[1]
-		x, y := in[:h], in[h:N]
-		ox, oy := out[:h], out[h:N]
-		y, ox, oy = y[:len(x)], ox[:len(x)], oy[:len(x)]
-		for j := range x {
-			u := x[j]
-			u = min(u, u-q2)
-			v := y[j]
-			t := mulShoupLazy64(v, w, ws, q)
-			ox[j] = u + t
-			oy[j] = u - t + q2
-		}
-	}
-	// Middle stages with t >= 4: one twiddle per group, a long inner loop.
-	m := 2
-	for t := N / 4; t >= 4; t >>= 1 {
-		for i := 0; i < m; i++ {
-			w, ws := psi[m+i], psiS[m+i]
-			j1 := 2 * i * t
-			x := out[j1 : j1+t]
-			y := out[j1+t : j1+2*t]
-			y = y[:len(x)]
-			for j := range x {
-				u := x[j]
-				u = min(u, u-q2)
-				v := y[j]
-				tt := mulShoupLazy64(v, w, ws, q)
-				x[j] = u + tt
-				y[j] = u - tt + q2
-			}
-		}
-		m <<= 1
-	}
-	// t = 2 (if N >= 8): groups of 4 slots, butterflies (0,2) and (1,3).
-	if N >= 8 {
-		m = N / 4
-		pw, pws := psi[m:2*m], psiS[m:2*m]
-		for i := range pw {
-			w, ws := pw[i], pws[i]
-			b := (*[4]uint64)(out[4*i : 4*i+4])
-			u0, u1 := b[0], b[1]
-			u0 = min(u0, u0-q2)
-			u1 = min(u1, u1-q2)
-			v0, v1 := b[2], b[3]
-			t0 := mulShoupLazy64(v0, w, ws, q)
-			t1 := mulShoupLazy64(v1, w, ws, q)
-			b[0] = u0 + t0
-			b[1] = u1 + t1
-			b[2] = u0 - t0 + q2
-			b[3] = u1 - t1 + q2
-		}
-	}
-}
-
-// forwardLast runs the t = 1 stage (pairs (2i, 2i+1), twiddle psiRev[N/2+i])
-// and reduces to [0, Q) (full) or [0, 2Q). For N = 2 and N = 4 the earlier
-// stages already consumed part of the work; forwardStages handles N >= 8 and
-// this function the rest, so small N go through forwardSmall.
-func (r *NTT64) forwardLast(out []uint64, full bool) {
-	N := r.N
-	if N < 8 {
-		r.forwardSmall(out, full)
+	if r.noXRed {
+		r.forwardNR(in, out, full)
 		return
 	}
-	out = out[:N]
-	q, q2 := r.Q, 2*r.Q
-	h := N / 2
-	pw, pws := r.psiRev[h:N], r.psiRevShoup[h:N]
+	m, t := 1, N/2
+	if r.LogN%2 == 1 {
+		ct2First64(in, out, psi[1], psiS[1], q)
+		m, t = 2, N/4
+	} else {
+		copy(out, in)
+	}
+	for ; t >= 4; m, t = 4*m, t/4 {
+		ct4_64(out, m, t, psi, psiS, q)
+	}
 	if full {
-		for i := range pw {
-			w, ws := pw[i], pws[i]
-			b := (*[2]uint64)(out[2*i : 2*i+2])
-			u := b[0]
-			u = min(u, u-q2)
-			v := b[1]
-			t := mulShoupLazy64(v, w, ws, q)
-			s := u + t
-			s = min(s, s-q2)
-			d := u - t + q2
-			d = min(d, d-q2)
-			b[0] = min(s, s-q)
-			b[1] = min(d, d-q)
-		}
-		return
-	}
-	for i := range pw {
-		w, ws := pw[i], pws[i]
-		b := (*[2]uint64)(out[2*i : 2*i+2])
-		u := b[0]
-		u = min(u, u-q2)
-		v := b[1]
-		t := mulShoupLazy64(v, w, ws, q)
-		s := u + t
-		d := u - t + q2
-		b[0] = min(s, s-q2)
-		b[1] = min(d, d-q2)
+		ct4Last64(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q)
+	} else {
+		ct4LastLazy64(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q)
 	}
 }
 
-// forwardSmall finishes N = 2 and N = 4, where the generic stage split does not
-// apply: for N = 2 the first stage is the only one, for N = 4 the t = 1 stage
-// remains. Only tests use such degrees; correctness over speed.
-func (r *NTT64) forwardSmall(out []uint64, full bool) {
+// forwardNR is forward with the ...NR kernels, for moduli small enough that
+// Harvey's reduction of X can be skipped (noXRed).
+func (r *NTT64) forwardNR(in, out []uint64, full bool) {
 	N := r.N
-	q, q2 := r.Q, 2*r.Q
-	if N == 4 {
-		for i := 0; i < 2; i++ {
-			w, ws := r.psiRev[2+i], r.psiRevShoup[2+i]
-			u := out[2*i]
-			u = min(u, u-q2)
-			v := out[2*i+1]
-			t := mulShoupLazy64(v, w, ws, q)
-			out[2*i] = u + t
-			out[2*i+1] = u - t + q2
-		}
+	q := r.Q
+	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
+	m, t := 1, N/2
+	if r.LogN%2 == 1 {
+		ct2FirstNR64(in, out, psi[1], psiS[1], q)
+		m, t = 2, N/4
+	} else {
+		copy(out, in)
 	}
-	for i := 0; i < N; i++ {
-		x := out[i]
-		x = min(x, x-q2)
-		if full {
-			x = min(x, x-q)
-		}
-		out[i] = x
+	for ; t >= 4; m, t = 4*m, t/4 {
+		ct4NR64(out, m, t, psi, psiS, q)
 	}
+	ct4LastNR64(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q, r.br, full)
 }
 
 // Inverse sets out = NTT^-1(in): in is in the NTT domain (bit-reversed order)
@@ -234,109 +163,102 @@ func (r *NTT64) forwardSmall(out []uint64, full bool) {
 // fully reduced in [0, Q). The N^-1 scaling is folded into the last stage.
 // out may alias in (the same slice); len(in), len(out) >= N.
 func (r *NTT64) Inverse(in, out []uint64) {
-	r.inverseStages(in, out)
-	r.inverseLast(out, true)
+	r.inverse(in, out, true)
 }
 
 // InverseLazy is Inverse with out in [0, 2Q) instead of [0, Q).
 func (r *NTT64) InverseLazy(in, out []uint64) {
-	r.inverseStages(in, out)
-	r.inverseLast(out, false)
+	r.inverse(in, out, false)
 }
 
-// inverseStages runs every Gentleman–Sande stage but the last (m = 1),
-// reading in for the first stage (t = 1) and working in out afterwards.
-// Invariant: entries stay in [0, 2Q); a butterfly maps (X, Y) to
-// (X+Y reduced to [0, 2Q), (X-Y+2Q)·W in [0, 2Q) via Shoup).
-func (r *NTT64) inverseStages(in, out []uint64) {
+// inverse runs the Gentleman–Sande stages in the reverse order of forward,
+// two at a time, with one radix-2 stage first when log2(N) is odd and N^-1
+// folded into the final pair. Invariant: entries stay in [0, 2Q); a butterfly
+// maps (X, Y) to (X+Y reduced to [0, 2Q), (X-Y+2Q)·W in [0, 2Q) via Shoup).
+func (r *NTT64) inverse(in, out []uint64, full bool) {
 	N := r.N
 	in, out = in[:N], out[:N]
-	q, q2 := r.Q, 2*r.Q
-	psi, psiS := r.psiInvRev[:N], r.psiInvRevShoup[:N]
-	if N == 2 {
+	if N < 16 {
 		copy(out, in)
+		r.inverseRadix2(out, full)
 		return
 	}
-	// t = 1: pairs (2i, 2i+1) with twiddle psiInvRev[N/2+i]; reads in.
-	{
-		h := N / 2
-		pw, pws := psi[h:N], psiS[h:N]
-		for i := range pw {
-			w, ws := pw[i], pws[i]
-			a := (*[2]uint64)(in[2*i : 2*i+2])
-			b := (*[2]uint64)(out[2*i : 2*i+2])
-			u, v := a[0], a[1]
-			s := u + v
-			d := u - v + q2
-			b[0] = min(s, s-q2)
-			b[1] = mulShoupLazy64(d, w, ws, q)
-		}
+	r.inverseGo(in, out, full)
+}
+
+// inverseGo is the pure-Go inverse transform for N >= 16.
+func (r *NTT64) inverseGo(in, out []uint64, full bool) {
+	N := r.N
+	in, out = in[:N], out[:N]
+	q := r.Q
+	psi, psiS := r.psiInvRev[:N], r.psiInvRevShoup[:N]
+	var t int
+	if r.LogN%2 == 1 {
+		gs2First64(in, out, psi[N/2:N], psiS[N/2:N], q)
+		t = 2
+	} else {
+		copy(out, in)
+		gs4First64(out, psi[N/2:N], psiS[N/2:N], psi[N/4:N/2], psiS[N/4:N/2], q)
+		t = 4
 	}
-	// t = 2: groups of 4 slots.
-	if N >= 8 {
-		m := N / 4
-		pw, pws := psi[m:2*m], psiS[m:2*m]
-		for i := range pw {
-			w, ws := pw[i], pws[i]
-			b := (*[4]uint64)(out[4*i : 4*i+4])
-			u0, u1, v0, v1 := b[0], b[1], b[2], b[3]
-			s0, s1 := u0+v0, u1+v1
-			d0, d1 := u0-v0+q2, u1-v1+q2
-			b[0] = min(s0, s0-q2)
-			b[1] = min(s1, s1-q2)
-			b[2] = mulShoupLazy64(d0, w, ws, q)
-			b[3] = mulShoupLazy64(d1, w, ws, q)
-		}
+	for ; t < N/4; t *= 4 {
+		gs4_64(out, N/(2*t), t, psi, psiS, q)
 	}
-	// Stages with t >= 4 up to (excluding) the last, m = 1.
-	m := N / 8
-	for t := 4; m >= 2; t <<= 1 {
+	gs4Final64(out, psi[2], psiS[2], psi[3], psiS[3], r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup, q, full)
+}
+
+// forwardRadix2_64 is the plain in-place radix-2 forward transform used for
+// N < 16, where the radix-4 passes do not fit; it is also the reference the
+// fast path is tested against.
+func forwardRadix2_64(a, psi, psiS []uint64, q uint64, full bool) {
+	N := len(a)
+	q2 := 2 * q
+	for m, t := 1, N/2; m < N; m, t = 2*m, t/2 {
 		for i := 0; i < m; i++ {
 			w, ws := psi[m+i], psiS[m+i]
-			j1 := 2 * i * t
-			x := out[j1 : j1+t]
-			y := out[j1+t : j1+2*t]
-			y = y[:len(x)]
-			for j := range x {
-				u, v := x[j], y[j]
-				s := u + v
-				d := u - v + q2
-				x[j] = min(s, s-q2)
-				y[j] = mulShoupLazy64(d, w, ws, q)
+			for j := 2 * i * t; j < 2*i*t+t; j++ {
+				u := a[j]
+				u = min(u, u-q2)
+				v := a[j+t]
+				tt := mulShoupLazy64(v, w, ws, q)
+				a[j], a[j+t] = u+tt, u-tt+q2
 			}
 		}
-		m >>= 1
+	}
+	for i, x := range a {
+		x = min(x, x-q2)
+		if full {
+			x = min(x, x-q)
+		}
+		a[i] = x
 	}
 }
 
-// inverseLast runs the m = 1 stage (t = N/2) with N^-1 folded into both
-// outputs and reduces to [0, Q) (full) or [0, 2Q).
-func (r *NTT64) inverseLast(out []uint64, full bool) {
-	N := r.N
-	out = out[:N]
+// inverseRadix2 is the plain in-place radix-2 inverse transform for N < 16.
+func (r *NTT64) inverseRadix2(a []uint64, full bool) {
+	N := len(a)
 	q, q2 := r.Q, 2*r.Q
-	h := N / 2
-	x, y := out[:h], out[h:N]
-	y = y[:len(x)]
-	ni, nis, np, nps := r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup
-	if full {
-		for j := range x {
-			u, v := x[j], y[j]
-			s := u + v // [0, 4Q): fine, Shoup accepts any uint64
-			d := u - v + q2
-			a := mulShoupLazy64(s, ni, nis, q)
-			b := mulShoupLazy64(d, np, nps, q)
-			x[j] = min(a, a-q)
-			y[j] = min(b, b-q)
+	psi, psiS := r.psiInvRev, r.psiInvRevShoup
+	for m, t := N/2, 1; m >= 1; m, t = m/2, 2*t {
+		for i := 0; i < m; i++ {
+			w, ws := psi[m+i], psiS[m+i]
+			for j := 2 * i * t; j < 2*i*t+t; j++ {
+				u, v := a[j], a[j+t]
+				s, d := u+v, u-v+q2
+				if m == 1 { // last stage: fold in N^-1
+					a[j] = r.MulShoupLazy(s, r.nInv, r.nInvShoup)
+					a[j+t] = r.MulShoupLazy(d, r.nInvPsi, r.nInvPsiShoup)
+					continue
+				}
+				a[j] = min(s, s-q2)
+				a[j+t] = mulShoupLazy64(d, w, ws, q)
+			}
 		}
-		return
 	}
-	for j := range x {
-		u, v := x[j], y[j]
-		s := u + v
-		d := u - v + q2
-		x[j] = mulShoupLazy64(s, ni, nis, q)
-		y[j] = mulShoupLazy64(d, np, nps, q)
+	if full {
+		for i, x := range a {
+			a[i] = min(x, x-q)
+		}
 	}
 }
 
@@ -345,4 +267,11 @@ func (r *NTT64) inverseLast(out []uint64, full bool) {
 func mulShoupLazy64(x, w, ws, q uint64) uint64 {
 	hi, _ := bits.Mul64(x, ws)
 	return x*w - hi*q
+}
+
+// barrettQuo64 returns floor(x·br / 2^64) for br = floor((2^64-1)/q): the
+// quotient estimate of x by q, at most one below floor(x/q).
+func barrettQuo64(x, br uint64) uint64 {
+	hi, _ := bits.Mul64(x, br)
+	return hi
 }

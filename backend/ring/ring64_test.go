@@ -233,3 +233,39 @@ func TestAllocs64(t *testing.T) {
 		}
 	}
 }
+
+// TestNTT64Extremes feeds all-(4Q-1) and alternating inputs through Forward
+// (both the reducing and the no-X-reduction path) and all-(2Q-1) through
+// Inverse, checking against the reduced input's transform.
+func TestNTT64Extremes(t *testing.T) {
+	for _, q := range testPrimes64 {
+		for _, N := range []int{16, 32, 1024} {
+			r, err := NewNTT64(N, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pattern := range []func(i int) uint64{
+				func(int) uint64 { return 4*q - 1 },
+				func(i int) uint64 { return uint64(i%2) * (4*q - 1) },
+				func(i int) uint64 { return uint64(i/(N/2)) * (4*q - 1) },
+			} {
+				in, ref := make([]uint64, N), make([]uint64, N)
+				for i := range in {
+					in[i] = pattern(i)
+					ref[i] = in[i] % q
+				}
+				got, want := make([]uint64, N), make([]uint64, N)
+				r.Forward(in, got)
+				r.Forward(ref, want)
+				equal64(t, fmt.Sprintf("Q=%d N=%d noXRed=%v Forward extreme", q, N, r.noXRed), got, want)
+				for i := range in {
+					in[i] = min(in[i], 2*q-1)
+					ref[i] = in[i] % q
+				}
+				r.Inverse(in, got)
+				r.Forward(got, got)
+				equal64(t, fmt.Sprintf("Q=%d N=%d Inverse extreme", q, N), got, ref)
+			}
+		}
+	}
+}
