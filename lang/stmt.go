@@ -162,6 +162,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 				return
 			}
 			runtime = true
+			e.setPos(ix.Pos)
 			var next []target
 			for _, c := range cands {
 				for k := 0; k < t.length; k++ {
@@ -193,6 +194,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 		}
 	}
 	e.charge(len(v.val.bits) + len(cands)*len(val.bits))
+	e.setPos(a.Pos)
 	bits := append([]ir.NodeID(nil), v.val.bits...)
 	for _, c := range cands {
 		for i, id := range val.bits {
@@ -290,6 +292,7 @@ func (e *elab) execIf(s *IfStmt) {
 	e.restore(snap)
 	e.execElse(s)
 	elseState := e.snapshot()
+	e.setPos(s.Pos) // the merging muxes belong to the if
 	e.merge(s.Pos, sel, thenState, elseState)
 }
 
@@ -334,6 +337,7 @@ func (e *elab) execReturn(r *ReturnStmt) {
 		v = e.convert(v, f.result, r.Value.Pos, "return")
 	}
 	if !v.bad() {
+		e.setPos(r.Pos)
 		if f.hasRet && !f.retVal.bad() {
 			v = e.muxValue(f.retCond, f.retVal, v)
 		}
