@@ -11,10 +11,11 @@ type Evaluator struct {
 	params Params
 	ek     *EvaluationKey
 	// testPoly[h] is the coefficient-domain test polynomial of the decision
-	// pattern h (bit 0 = output for sum ≡ 0 mod 4, bit 1 = for sum ≡ 1),
-	// already in the "+Q/8 or -Q/8" form of section 2.5.
-	testPoly [4][]uint32
-	q8       uint32 // round(Q/8), added after extraction
+	// pattern h (bit v = output for sum ≡ v mod P, v < P/2), in the
+	// "+Q/2P or -Q/2P" form of section 2.5 (Q/8 at P = 4).
+	testPoly [][]uint32
+	qOut     uint32 // round(Q/2P), added after extraction
+	gates    [numGates]gateSpec
 }
 
 // NewEvaluator checks that ek belongs to p and precomputes the test
@@ -23,9 +24,18 @@ func NewEvaluator(p Params, ek *EvaluationKey) (*Evaluator, error) {
 	if err := checkKey(p, ek); err != nil {
 		return nil, err
 	}
-	ev := &Evaluator{params: p, ek: ek, q8: uint32((uint64(p.Q) + 4) / 8)}
-	for h := 0; h < 4; h++ {
-		ev.testPoly[h] = buildTestPoly(p.params, uint8(h), ev.q8)
+	P := uint64(p.slots)
+	ev := &Evaluator{params: p, ek: ek, qOut: uint32((uint64(p.Q) + P) / (2 * P))}
+	ev.testPoly = make([][]uint32, 1<<(p.slots/2))
+	for h := range ev.testPoly {
+		ev.testPoly[h] = buildTestPoly(p.params, uint8(h), ev.qOut)
+	}
+	for g, d := range gateTables {
+		e := findLUTEntry(p.slots, d.table, d.k)
+		if !e.ok {
+			return nil, fmt.Errorf("fhew: internal error: gate %d has no one-bootstrap form at P = %d", g, p.slots)
+		}
+		ev.gates[g] = e.gs
 	}
 	return ev, nil
 }
@@ -34,23 +44,26 @@ func NewEvaluator(p Params, ek *EvaluationKey) (*Evaluator, error) {
 func (ev *Evaluator) Params() Params { return ev.params }
 
 // buildTestPoly returns f with constant term of f·Y^u equal to F(u), where
-// F(u) = +Q/8 if the pattern says 1 for v = round(4u/M) and -Q/8 otherwise,
-// for u in [0, M/2); F(u + M/2) = -F(u) follows from Y^(M/2) = -1 and is
-// exactly the pattern's negacyclic constraint h(v+2) = ¬h(v).
-// Coefficients: f_0 = F(0) and f_{N - u·2N/M} = -F(u) for u in [1, M/2).
-func buildTestPoly(p *params, h uint8, q8 uint32) []uint32 {
-	N, M := p.N, p.M
+// F(u) = +Q/2P if the pattern says 1 for v = round(P·u/M) and -Q/2P
+// otherwise, for u in [0, M/2); F(u + M/2) = -F(u) follows from
+// Y^(M/2) = -1 and is exactly the pattern's negacyclic constraint
+// h(v + P/2) = ¬h(v). Coefficients: f_0 = F(0) and f_{N - u·2N/M} = -F(u)
+// for u in [1, M/2).
+func buildTestPoly(p *params, h uint8, amp uint32) []uint32 {
+	N, M, P := p.N, p.M, p.slots
 	f := make([]uint32, N)
 	F := func(u int) uint32 {
-		v := (u + M/8) / (M / 4) // 0, 1 or 2
-		bit := (h >> uint(v&1)) & 1
-		if v == 2 {
+		v := (u + M/(2*P)) / (M / P) // 0..P/2
+		var bit uint8
+		if v == P/2 {
 			bit = 1 - (h & 1)
+		} else {
+			bit = (h >> uint(v)) & 1
 		}
 		if bit == 1 {
-			return q8
+			return amp
 		}
-		return p.Q - q8
+		return p.Q - amp
 	}
 	f[0] = F(0)
 	for u := 1; u < M/2; u++ {
@@ -110,12 +123,12 @@ func (sc *Scratch) Automorphisms() (automorphisms, bootstraps int) {
 	return sc.automorphisms, sc.bootstraps
 }
 
-// combine sets sc.comb = Σ w_i·in_i + c·Q_ks/4 (mod Q_ks).
+// combine sets sc.comb = Σ w_i·in_i + c·Q_ks/P (mod Q_ks).
 func combine(p *params, in []*Ciphertext, weights []int8, c int, sc *Scratch) {
 	n := p.N
 	acc := sc.comb[1 : n+1]
 	clear(acc)
-	b := uint16(c) * uint16(p.qks/4)
+	b := uint16(c) * uint16(p.qks/p.slots)
 	for k, ct := range in {
 		w := uint16(int16(weights[k]))
 		if w == 0 {
@@ -162,14 +175,14 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	}
 	sc.bootstraps++
 
-	// Sample extraction: β = b_0, α_0 = a_0, α_i = -a_{N-i}; then + Q/8 and
+	// Sample extraction: β = b_0, α_0 = a_0, α_i = -a_{N-i}; then + Q/2P and
 	// the mod switch Q -> Q_ks (round to nearest).
 	nt.Inverse(sc.accB, sc.cb)
 	nt.Inverse(sc.accA, sc.ca)
 	Q := uint64(p.Q)
 	scale := uint64(p.qks)
 	m16 := uint16(mask)
-	out.B = modSwitchQ(nt.AddMod(sc.cb[0], ev.q8), scale, Q) & m16
+	out.B = modSwitchQ(nt.AddMod(sc.cb[0], ev.qOut), scale, Q) & m16
 	oa := out.A[:N]
 	oa[0] = modSwitchQ(sc.ca[0], scale, Q) & m16
 	for i := 1; i < N; i++ {
@@ -225,86 +238,101 @@ type gateSpec struct {
 	pattern uint8
 }
 
-// Two-input gates (section 2.5): the sum of the inputs at spacing Q_ks/4
-// is 0, 1 or 2 (XOR and XNOR double it so that it is 0 or 2), and the
-// pattern gives the output for sums ≡ 0 and ≡ 1 mod 4.
-var (
-	specAND  = gateSpec{[]int8{1, 1}, 0b00}
-	specNAND = gateSpec{[]int8{1, 1}, 0b11}
-	specOR   = gateSpec{[]int8{1, 1}, 0b10}
-	specNOR  = gateSpec{[]int8{1, 1}, 0b01}
-	specXOR  = gateSpec{[]int8{2, 2}, 0b00}
-	specXNOR = gateSpec{[]int8{2, 2}, 0b01}
-	// a AND NOT b: a - b is 0, 1, 3 (≡ -1) or 0.
-	specANDNY = gateSpec{[]int8{1, -1}, 0b10}
-	// MAJORITY: sum 0..3 at spacing Q_ks/4; outputs 0,0,1,1 satisfy
-	// h(v+2) = ¬h(v), so one bootstrap suffices at the standard encoding.
-	specMAJ = gateSpec{[]int8{1, 1, 1}, 0b00}
+// Gates by truth table (bit i = f(i), input 0 the least significant bit);
+// NewEvaluator finds each one's weights and pattern for the set's P. At
+// P = 4 (section 2.5) AND is 1,1 with outputs 0,0,1 for sums 0,1,2, XOR is
+// 2,2 (OpenFHE's 2(ct1 + ct2)), MAJORITY 1,1,1; at P = 8 XOR is 1,1 and
+// AND3/OR3 are 1,1,1.
+const (
+	gateAND = iota
+	gateNAND
+	gateOR
+	gateNOR
+	gateXOR
+	gateXNOR
+	gateANDNY
+	gateMAJ
+	gateID
+	gateMUX2 // MUX second stage: t OR (NOT s AND b) on (t, s, b) with t = s AND a
+	numGates
 )
+
+var gateTables = [numGates]struct {
+	table uint64
+	k     int
+}{
+	gateAND: {0b1000, 2}, gateNAND: {0b0111, 2}, gateOR: {0b1110, 2}, gateNOR: {0b0001, 2},
+	gateXOR: {0b0110, 2}, gateXNOR: {0b1001, 2}, gateANDNY: {0b0010, 2},
+	gateMAJ: {0b11101000, 3}, gateID: {0b10, 1},
+	// Index t + 2s + 4b, output t | (!s & b); t = 1 never meets s = 0, and
+	// those two don't-care entries (indices 1 and 5) are set to 1 and 0,
+	// the values 2t - s + b gives at P = 4.
+	gateMUX2: {0b10011010, 3},
+}
 
 func (ev *Evaluator) gate(spec gateSpec, in []*Ciphertext, out *Ciphertext, sc *Scratch) {
 	combine(ev.params.params, in, spec.weights, 0, sc)
 	ev.bootstrap(spec.pattern, out, sc)
 }
 
-// AND sets out = a AND b (one bootstrap). out may alias an input.
-func (ev *Evaluator) AND(a, b, out *Ciphertext, sc *Scratch) {
-	ev.gate2(specAND, a, b, out, sc)
+// gate2 avoids building a slice on the heap for two inputs.
+func (ev *Evaluator) gate2(g int, a, b, out *Ciphertext, sc *Scratch) {
+	in := [2]*Ciphertext{a, b}
+	ev.gate(ev.gates[g], in[:], out, sc)
 }
+
+// AND sets out = a AND b (one bootstrap). out may alias an input.
+func (ev *Evaluator) AND(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateAND, a, b, out, sc) }
 
 // NAND sets out = NOT(a AND b) (one bootstrap).
-func (ev *Evaluator) NAND(a, b, out *Ciphertext, sc *Scratch) {
-	ev.gate2(specNAND, a, b, out, sc)
-}
+func (ev *Evaluator) NAND(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateNAND, a, b, out, sc) }
 
 // OR sets out = a OR b (one bootstrap).
-func (ev *Evaluator) OR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(specOR, a, b, out, sc) }
+func (ev *Evaluator) OR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateOR, a, b, out, sc) }
 
 // NOR sets out = NOT(a OR b) (one bootstrap).
-func (ev *Evaluator) NOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(specNOR, a, b, out, sc) }
+func (ev *Evaluator) NOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateNOR, a, b, out, sc) }
 
-// XOR sets out = a XOR b (one bootstrap on 2a + 2b, as OpenFHE's XOR).
-func (ev *Evaluator) XOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(specXOR, a, b, out, sc) }
+// XOR sets out = a XOR b (one bootstrap; on 2a + 2b at P = 4, as OpenFHE).
+func (ev *Evaluator) XOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateXOR, a, b, out, sc) }
 
 // XNOR sets out = NOT(a XOR b) (one bootstrap).
-func (ev *Evaluator) XNOR(a, b, out *Ciphertext, sc *Scratch) {
-	ev.gate2(specXNOR, a, b, out, sc)
-}
+func (ev *Evaluator) XNOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateXNOR, a, b, out, sc) }
 
 // ANDNY sets out = a AND NOT b (one bootstrap on a - b).
-func (ev *Evaluator) ANDNY(a, b, out *Ciphertext, sc *Scratch) {
-	ev.gate2(specANDNY, a, b, out, sc)
-}
+func (ev *Evaluator) ANDNY(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateANDNY, a, b, out, sc) }
 
-// MAJORITY sets out = MAJ(a, b, c) (one bootstrap on a + b + c).
+// MAJORITY sets out = MAJ(a, b, c) (one bootstrap on a + b + c: at P = 4
+// the outputs 0,0,1,1 for sums 0..3 satisfy h(v+2) = ¬h(v)).
 func (ev *Evaluator) MAJORITY(a, b, c, out *Ciphertext, sc *Scratch) {
-	sc3 := [3]*Ciphertext{a, b, c}
-	ev.gate(specMAJ, sc3[:], out, sc)
+	in := [3]*Ciphertext{a, b, c}
+	ev.gate(ev.gates[gateMAJ], in[:], out, sc)
 }
 
-// gate2 avoids building a slice on the heap for two inputs.
-func (ev *Evaluator) gate2(spec gateSpec, a, b, out *Ciphertext, sc *Scratch) {
-	in := [2]*Ciphertext{a, b}
-	ev.gate(spec, in[:], out, sc)
-}
-
-// Not sets out = NOT a (free: Q_ks/4 - a).
+// Not sets out = NOT a (free: Q_ks/P - a).
 func (ev *Evaluator) Not(a, out *Ciphertext) { Not(ev.params, a, out) }
 
 // MUX sets out = s ? a : b in two bootstraps: t = s AND a, then
-// out = t OR (NOT s AND b) as one bootstrap on 2t - s + b, whose sums
-// 0,1,3,0 (t = 0) and 1,2 (t = 1) follow the pattern 0,1,1,0.
-// out may alias an input.
+// out = t OR (NOT s AND b) in one bootstrap on a weighted sum of (t, s, b)
+// (at P = 4: 2t - s + b, whose sums 0,1,3,0 for t = 0 and 1,2 for t = 1
+// follow the pattern 0,1,1,0). tmp is a caller-given temporary; out may
+// alias an input.
 func (ev *Evaluator) MUX(s, a, b, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
-	ev.gate2(specAND, s, a, tmp, sc)
+	// Index s + 2a + 4b: 0b11011000 is s ? a : b.
+	if e := findLUTEntry(ev.params.slots, 0b11011000, 3); e.ok {
+		in := [3]*Ciphertext{s, a, b}
+		ev.gate(e.gs, in[:], out, sc)
+		return
+	}
+	ev.gate2(gateAND, s, a, tmp, sc)
 	in := [3]*Ciphertext{tmp, s, b}
-	ev.gate(gateSpec{[]int8{2, -1, 1}, 0b10}, in[:], out, sc)
+	ev.gate(ev.gates[gateMUX2], in[:], out, sc)
 }
 
 // Bootstrap refreshes a ciphertext (identity through one bootstrap).
 func (ev *Evaluator) Bootstrap(a, out *Ciphertext, sc *Scratch) {
 	in := [1]*Ciphertext{a}
-	ev.gate(gateSpec{[]int8{1}, 0b10}, in[:], out, sc)
+	ev.gate(ev.gates[gateID], in[:], out, sc)
 }
 
 // EvalLUT evaluates the k-input Boolean function table (bit i = f(i), input
@@ -312,7 +340,7 @@ func (ev *Evaluator) Bootstrap(a, out *Ciphertext, sc *Scratch) {
 // weighted sum Σ w_i·x_i, if the parameter set supports it (see
 // Params.CanEvalLUT); otherwise it returns an error and leaves out alone.
 func (ev *Evaluator) EvalLUT(table uint64, in []*Ciphertext, out *Ciphertext, sc *Scratch) error {
-	e := findLUTEntry(table, len(in))
+	e := findLUTEntry(ev.params.slots, table, len(in))
 	if !e.ok {
 		return fmt.Errorf("fhew: %d-input table %#x needs more than one bootstrap", len(in), table)
 	}
@@ -320,17 +348,25 @@ func (ev *Evaluator) EvalLUT(table uint64, in []*Ciphertext, out *Ciphertext, sc
 	return nil
 }
 
-// AND3 sets out = a AND b AND c in two bootstraps (t = a AND b, then
-// t AND c). One bootstrap cannot do it at spacing Q_ks/4: the sums 0 and 2
-// would both need output 0, against h(v+2) = ¬h(v). tmp is a caller-given
-// temporary; out may alias an input.
+// AND3 sets out = a AND b AND c: one bootstrap on a + b + c when the set
+// has P = 8, otherwise two (t = a AND b, then t AND c; at P = 4 the sums 0
+// and 2 would both need output 0, against h(v+2) = ¬h(v)). tmp is a
+// caller-given temporary; out may alias an input.
 func (ev *Evaluator) AND3(a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
-	ev.gate2(specAND, a, b, tmp, sc)
-	ev.gate2(specAND, tmp, c, out, sc)
+	ev.threeInput(0b10000000, gateAND, a, b, c, out, sc, tmp)
 }
 
-// OR3 sets out = a OR b OR c in two bootstraps (see AND3).
+// OR3 sets out = a OR b OR c (see AND3).
 func (ev *Evaluator) OR3(a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
-	ev.gate2(specOR, a, b, tmp, sc)
-	ev.gate2(specOR, tmp, c, out, sc)
+	ev.threeInput(0b11111110, gateOR, a, b, c, out, sc, tmp)
+}
+
+func (ev *Evaluator) threeInput(table uint64, g2 int, a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
+	if e := findLUTEntry(ev.params.slots, table, 3); e.ok {
+		in := [3]*Ciphertext{a, b, c}
+		ev.gate(e.gs, in[:], out, sc)
+		return
+	}
+	ev.gate2(g2, a, b, tmp, sc)
+	ev.gate2(g2, tmp, c, out, sc)
 }

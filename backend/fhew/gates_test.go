@@ -140,7 +140,7 @@ func checkTruthTables(t *testing.T, lit ParamsLiteral, reps int) {
 }
 
 func TestGatesToy(t *testing.T) {
-	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX} {
+	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX, ToySlots8} {
 		t.Run(lit.Name, func(t *testing.T) { checkTruthTables(t, lit, 3) })
 	}
 }

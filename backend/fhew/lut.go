@@ -7,20 +7,22 @@ import (
 
 // Which Boolean functions one bootstrap evaluates.
 //
-// Gate-level ciphertexts encode a bit at spacing Q_ks/4. A bootstrap sees
-// v = Σ w_i·x_i mod 4 (integer weights) plus noise, and its test polynomial
-// is negacyclic: the decision h(v) must satisfy h(v+2) = ¬h(v). So a k-input
-// function f is evaluable in one bootstrap iff there are weights w_i in
-// {0, 1, -1, 2} (mod 4 every weight is one of these; -1 and 1 cost the same
-// noise) and h(0), h(1) with f(x) = h(Σ w_i x_i mod 4) for every x. AND, OR,
-// NAND, NOR, a AND NOT b, MAJORITY, XOR (weights 2,2) qualify; AND3, OR3 and
-// MUX do not (MUX takes two bootstraps, see Evaluator.MUX).
+// Gate-level ciphertexts encode a bit at spacing Q_ks/P (P = Params.Slots).
+// A bootstrap sees v = Σ w_i·x_i mod P (integer weights) plus noise, and its
+// test polynomial is negacyclic: the decision h(v) must satisfy
+// h(v + P/2) = ¬h(v). So a k-input function f is evaluable in one bootstrap
+// iff there are weights w_i (mod P) and h on [0, P/2) with
+// f(x) = h(Σ w_i x_i mod P) for every x. At P = 4: AND, OR, NAND, NOR,
+// a AND NOT b, MAJORITY, XOR (weights 2,2) and XOR3 (2,2,1) qualify; AND3,
+// OR3 and MUX do not. At P = 8 every function of a sum of up to three
+// inputs with weight one qualifies (AND3, OR3, XOR with weights 1,1, ...).
 
 // LUTSpec says how one bootstrap evaluates a k-input function.
 type LUTSpec struct {
 	// Weights are the w_i of the linear combination Σ w_i·x_i.
 	Weights []int
-	// Pattern bit 0 is the output for Σ ≡ 0 (mod 4), bit 1 for Σ ≡ 1.
+	// Pattern bit v is the output for Σ ≡ v (mod P), v in [0, P/2); the
+	// other half follows by negation.
 	Pattern uint8
 }
 
@@ -32,19 +34,15 @@ func (s LUTSpec) gateSpec() gateSpec {
 	return gateSpec{weights: w, pattern: s.Pattern}
 }
 
-// weightNorm returns Σ w_i², the factor on the input noise variance.
-func (s LUTSpec) weightNorm() int {
-	t := 0
-	for _, w := range s.Weights {
-		t += w * w
-	}
-	return t
-}
-
 // MaxLUTInputs is the largest k EvalLUT and CanEvalLUT accept (as ir.LUT).
 const MaxLUTInputs = 6
 
-var lutCache sync.Map // key uint64(k)<<56 ^ table -> lutEntry
+var lutCache sync.Map // key lutKey -> lutEntry
+
+type lutKey struct {
+	slots, k int
+	table    uint64
+}
 
 type lutEntry struct {
 	spec LUTSpec
@@ -52,52 +50,55 @@ type lutEntry struct {
 	ok   bool
 }
 
-// findLUT searches weights in {0, 1, -1, 2}^k and the four patterns for the
-// cheapest (smallest Σ w²) evaluation of table; results are cached.
-func findLUT(table uint64, k int) (LUTSpec, bool) {
-	e := findLUTEntry(table, k)
+func findLUT(slots int, table uint64, k int) (LUTSpec, bool) {
+	e := findLUTEntry(slots, table, k)
 	return e.spec, e.ok
 }
 
-func findLUTEntry(table uint64, k int) lutEntry {
+// weightChoices are the weights tried: every residue mod P, each as its
+// representative of smallest absolute value (the noise grows with w²).
+func weightChoices(slots int) []int {
+	if slots == 4 {
+		return []int{0, 1, -1, 2}
+	}
+	return []int{0, 1, -1, 2, -2, 3, -3, 4}
+}
+
+// findLUTEntry searches all weight vectors for the cheapest (smallest Σ w²)
+// evaluation of table at plaintext spacing slots; results are cached.
+func findLUTEntry(slots int, table uint64, k int) lutEntry {
 	if k < 1 || k > MaxLUTInputs {
 		return lutEntry{}
 	}
 	if k < 6 {
 		table &= (uint64(1) << (1 << uint(k))) - 1
 	}
-	key := uint64(k)<<56 ^ table
+	key := lutKey{slots, k, table}
 	if e, ok := lutCache.Load(key); ok {
 		return e.(lutEntry)
 	}
-	choices := [4]int{0, 1, -1, 2}
+	choices := weightChoices(slots)
 	best := LUTSpec{}
 	bestNorm := math.MaxInt
 	found := false
 	idx := make([]int, k)
 	w := make([]int, k)
 	for {
+		norm := 0
 		for i := range w {
 			w[i] = choices[idx[i]]
-		}
-		norm := 0
-		for _, x := range w {
-			norm += x * x
+			norm += w[i] * w[i]
 		}
 		if norm < bestNorm {
-			for pat := uint8(0); pat < 4; pat++ {
-				if lutMatches(table, k, w, pat) {
-					best = LUTSpec{Weights: append([]int(nil), w...), Pattern: pat}
-					bestNorm, found = norm, true
-					break
-				}
+			if pat, ok := lutPattern(slots, table, k, w); ok {
+				best = LUTSpec{Weights: append([]int(nil), w...), Pattern: pat}
+				bestNorm, found = norm, true
 			}
 		}
-		// next weight vector
 		i := 0
 		for i < k {
 			idx[i]++
-			if idx[i] < 4 {
+			if idx[i] < len(choices) {
 				break
 			}
 			idx[i] = 0
@@ -115,8 +116,12 @@ func findLUTEntry(table uint64, k int) lutEntry {
 	return e
 }
 
-// lutMatches reports whether f(x) = h(Σ w_i x_i mod 4) for all x.
-func lutMatches(table uint64, k int, w []int, pat uint8) bool {
+// lutPattern derives h from the table for weights w: each input x fixes
+// h(v mod P/2) = f(x) XOR [v >= P/2] for v = Σ w_i x_i mod P; it fails on
+// a contradiction. Undetermined pattern bits are 0.
+func lutPattern(slots int, table uint64, k int, w []int) (uint8, bool) {
+	half := slots / 2
+	var set, val uint8
 	for x := 0; x < 1<<uint(k); x++ {
 		v := 0
 		for i := 0; i < k; i++ {
@@ -124,24 +129,33 @@ func lutMatches(table uint64, k int, w []int, pat uint8) bool {
 				v += w[i]
 			}
 		}
-		v &= 3
-		h := (pat >> uint(v&1)) & 1
-		if v >= 2 {
-			h ^= 1
+		v = ((v % slots) + slots) % slots
+		bit := uint8(table>>uint(x)) & 1
+		if v >= half {
+			v -= half
+			bit ^= 1
 		}
-		if uint8(table>>uint(x)&1) != h {
-			return false
+		m := uint8(1) << uint(v)
+		if set&m != 0 {
+			if (val&m != 0) != (bit == 1) {
+				return 0, false
+			}
+			continue
+		}
+		set |= m
+		if bit == 1 {
+			val |= m
 		}
 	}
-	return true
+	return val, true
 }
 
 // CanEvalLUT reports whether the k-input function table (bit i = f(i), input
 // 0 the least significant bit of i) is evaluable in one bootstrap, and with
-// which weights. The answer depends only on the encoding, not on the set;
-// the failure probability does (GateFailureLog2).
+// which weights. The answer depends only on the encoding (Slots); the
+// failure probability also on the noise (GateFailureLog2).
 func (p Params) CanEvalLUT(table uint64, k int) (weights []int, ok bool) {
-	s, ok := findLUT(table, k)
+	s, ok := findLUT(p.slots, table, k)
 	if !ok {
 		return nil, false
 	}
@@ -165,7 +179,7 @@ func (p Params) LUTCapability(k int) []LUTSupport {
 	}
 	var out []LUTSupport
 	for t := uint64(0); t < uint64(1)<<(1<<uint(k)); t++ {
-		if s, ok := findLUT(t, k); ok {
+		if s, ok := findLUT(p.slots, t, k); ok {
 			out = append(out, LUTSupport{Table: t, LUTSpec: s, Log2Failure: p.GateFailureLog2(s.Weights)})
 		}
 	}

@@ -7,7 +7,8 @@ import (
 
 // Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{N+1} under
 // the RLWE secret z read as a vector (the key sample extraction yields),
-// with phase β + <α, z> = m·Q_ks/4 + e for a bit m (the paper's convention,
+// with phase β + <α, z> = m·Q_ks/P + e for a bit m (P = Params.Slots, 4 by
+// default; the paper's convention,
 // section 2.2).
 //
 // Why dimension N and modulus Q_ks between gates: the bootstrap's pipeline
@@ -92,7 +93,7 @@ func NewEncryptor(sk *SecretKey) (*Encryptor, error) {
 }
 
 // Encrypt sets out to a fresh encryption of bit (0 or 1) at Q_ks under z:
-// β = -<α, z> + e + bit·Q_ks/4 with α uniform and e Gaussian.
+// β = -<α, z> + e + bit·Q_ks/P with α uniform and e Gaussian.
 func (enc *Encryptor) Encrypt(bit int, out *Ciphertext) {
 	p := enc.sk.params
 	enc.r.uniform16(out.A)
@@ -104,7 +105,7 @@ func (enc *Encryptor) Encrypt(bit int, out *Ciphertext) {
 		dot += a * uint16(enc.sk.z[i])
 	}
 	e := uint16(enc.r.gaussian(p.gauss))
-	out.B = (-dot + e + uint16(bit&1)*uint16(p.qks/4)) & mask
+	out.B = (-dot + e + uint16(bit&1)*uint16(p.qks/p.slots)) & mask
 }
 
 // EncryptNew allocates and returns an encryption of bit.
@@ -129,12 +130,13 @@ func (sk *SecretKey) Phase(c *Ciphertext) int {
 }
 
 // Decrypt returns the bit c encrypts: the phase rounded to the nearest
-// multiple of Q_ks/4. A phase nearer to 2·Q_ks/4 or 3·Q_ks/4 is no valid
-// encoding and is reported as an error (it means the noise overflowed).
+// multiple of Q_ks/P. A phase nearer to another multiple than 0 or Q_ks/P
+// is no valid encoding and is reported as an error (the noise overflowed).
 func (sk *SecretKey) Decrypt(c *Ciphertext) (int, error) {
 	p := sk.params
 	ph := sk.Phase(c)
-	v := ((ph + p.qks/8) & (p.qks - 1)) / (p.qks / 4)
+	unit := p.qks / p.slots
+	v := ((ph + unit/2) & (p.qks - 1)) / unit
 	if v > 1 {
 		return 0, fmt.Errorf("fhew: decryption failed: phase %d of %d is no bit encoding", ph, p.qks)
 	}
@@ -144,21 +146,21 @@ func (sk *SecretKey) Decrypt(c *Ciphertext) (int, error) {
 // NoiseOf returns the centred error of c assuming it encrypts bit.
 func (sk *SecretKey) NoiseOf(c *Ciphertext, bit int) int {
 	p := sk.params
-	x := (sk.Phase(c) - bit*p.qks/4) & (p.qks - 1)
+	x := (sk.Phase(c) - bit*p.qks/p.slots) & (p.qks - 1)
 	if x >= p.qks/2 {
 		x -= p.qks
 	}
 	return x
 }
 
-// Not sets out = NOT(a): Q_ks/4 - a, no bootstrap and no noise growth. out
+// Not sets out = NOT(a): Q_ks/P - a, no bootstrap and no noise growth. out
 // may alias a.
 func Not(p Params, a, out *Ciphertext) {
 	mask := uint16(p.qks - 1)
 	for i, x := range a.A {
 		out.A[i] = -x & mask
 	}
-	out.B = (uint16(p.qks/4) - a.B) & mask
+	out.B = (uint16(p.qks/p.slots) - a.B) & mask
 }
 
 // keySwitchKey is the LWE key-switching key from z (dimension N) to s

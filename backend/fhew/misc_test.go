@@ -80,6 +80,31 @@ func TestBootstrapAllocs(t *testing.T) {
 	}
 }
 
+func TestCanEvalLUT8(t *testing.T) {
+	p, err := NewParams(STD128_LOWFAIL3_T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		table uint64
+		k     int
+	}{{"AND3", 0b10000000, 3}, {"OR3", 0b11111110, 3}, {"XOR", 0b0110, 2}, {"MAJ", 0b11101000, 3}} {
+		w, ok := p.CanEvalLUT(c.table, c.k)
+		if !ok {
+			t.Errorf("P=8: %s not evaluable in one bootstrap", c.name)
+		}
+		for _, x := range w {
+			if x*x > 1 {
+				t.Errorf("P=8: %s uses weights %v, want ±1 or 0", c.name, w)
+			}
+		}
+	}
+	if f := p.GateFailureLog2([]int{1, 1, 1}); f > -50 {
+		t.Errorf("STD128_LOWFAIL3_T: three-input failure 2^%.1f, want below 2^-50", f)
+	}
+}
+
 func TestCanEvalLUT(t *testing.T) {
 	p, err := NewParams(STD128_T)
 	if err != nil {

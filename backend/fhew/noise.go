@@ -7,7 +7,7 @@ import (
 
 // Noise model (section 4.1.2 of the seed paper, adapted to this pipeline).
 // Variances are in units of the whole circle (a modulus scaled to 1), so
-// the decision margin of a gate is 1/8.
+// the decision margin of a gate is 1/(2P), 1/8 at the default P = 4.
 //
 //   - One ⊙ (R × RLWE' product) adds σ_⊙² = d_g·N·B_g²/12·σ² (Q² units),
 //     plus, with the dropped lowest digit, N·B_g²/12·Var(z) for the part of
@@ -76,10 +76,13 @@ func (p Params) Noise() NoiseModel {
 	return m
 }
 
+// margin is the decision margin 1/(2P) of the circle.
+func (p *params) margin() float64 { return 0.5 / float64(p.slots) }
+
 // GateFailureLog2 returns log2 of the predicted probability that a
 // bootstrap on Σ w_i·x_i (inputs fresh from bootstrapping) decides wrongly:
 // the noise, Gaussian with variance Σw²·Output + KeySwitch + Rounding, exceeds the
-// margin 1/8 in absolute value.
+// margin 1/(2P) in absolute value.
 func (p Params) GateFailureLog2(weights []int) float64 {
 	m := p.Noise()
 	norm := 0
@@ -87,7 +90,7 @@ func (p Params) GateFailureLog2(weights []int) float64 {
 		norm += w * w
 	}
 	v := float64(norm)*m.Output + m.KeySwitch + m.Rounding
-	return log2GaussTail(0.125 / math.Sqrt(v))
+	return log2GaussTail(p.margin() / math.Sqrt(v))
 }
 
 // log2GaussTail returns log2 P(|X| > t·σ) for a centred Gaussian X, stable
@@ -110,9 +113,9 @@ type NoiseMeasurement struct {
 	OutputStd float64
 	// GateStd is the standard deviation of the error a two-input gate's
 	// blind rotation sees (two bootstrapped inputs summed, key-switched and
-	// rounded to M): the quantity that must stay below 1/8.
+	// rounded to M): the quantity that must stay below the margin 1/(2P).
 	GateStd float64
-	// Log2Failure is log2 P(|error| > 1/8) for a Gaussian with GateStd.
+	// Log2Failure is log2 P(|error| > 1/(2P)) for a Gaussian with GateStd.
 	Log2Failure float64
 }
 
@@ -146,7 +149,7 @@ func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, er
 		for j, a := range sc.alpha {
 			phase += int(a) * int(sk.s[j])
 		}
-		d := ((phase-(bx+by)*M/4)%M + M) % M
+		d := ((phase-(bx+by)*M/p.slots)%M + M) % M
 		if d >= M/2 {
 			d -= M
 		}
@@ -154,6 +157,6 @@ func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, er
 		gate2 += e * e
 	}
 	m := NoiseMeasurement{Samples: count, OutputStd: math.Sqrt(out2 / float64(2*count)), GateStd: math.Sqrt(gate2 / float64(count))}
-	m.Log2Failure = log2GaussTail(0.125 / m.GateStd)
+	m.Log2Failure = log2GaussTail(p.margin() / m.GateStd)
 	return m, nil
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func TestNoiseModelReport(t *testing.T) {
-	for _, lit := range []ParamsLiteral{STD128_LMKCDEY_G, STD128_T, STD128_GINX, STD128_LOWFAIL_T, ToySigned, ToyGaussian, ToyGINX} {
+	for _, lit := range []ParamsLiteral{STD128_LMKCDEY_G, STD128_T, STD128_GINX, STD128_LOWFAIL_T, STD128_LOWFAIL3_T, ToySigned, ToyGaussian, ToyGINX, ToySlots8} {
 		p, err := NewParams(lit)
 		if err != nil {
 			t.Fatal(err)
@@ -26,7 +26,7 @@ func TestNoiseWithinModel(t *testing.T) {
 	cases := []struct {
 		lit   ParamsLiteral
 		count int
-	}{{ToySigned, 150}, {ToyGaussian, 150}, {ToyGINX, 150}, {STD128_LMKCDEY_G, 40}}
+	}{{ToySigned, 150}, {ToyGaussian, 150}, {ToyGINX, 150}, {ToySlots8, 100}, {STD128_LMKCDEY_G, 40}}
 	for _, c := range cases {
 		t.Run(c.lit.Name, func(t *testing.T) {
 			k := kitFor(t, c.lit)

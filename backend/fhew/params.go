@@ -124,6 +124,13 @@ type ParamsLiteral struct {
 	LogBKS int
 	// Window is w, the number of automorphism keys ak_{g^u}, u in [1, w].
 	Window int
+	// Slots is the plaintext spacing P: a bit is encoded as m·Q_ks/P. P = 4
+	// (the default when 0; OpenFHE's p = 4) leaves the decision margin 1/8
+	// of the circle. P = 8 halves the margin but lets one bootstrap see sums
+	// mod 8, enough for AND3, OR3 and any 3-input function of a weighted sum
+	// (OpenFHE's STD128_3 does the same with p = 6); only sets whose noise
+	// allows it should use it.
+	Slots int
 	// Insecure marks toy sets: NewParams refuses them unless running under
 	// `go test` or the caller allows insecure sets explicitly.
 	Insecure bool
@@ -164,6 +171,16 @@ var (
 		LWEDim: 556, LWEModulus: 2048, LogN: 10, Q: 134215681,
 		LogBg: 7, DropLowestDigit: true, QKS: 1 << 15, LogBKS: 5, Window: 10,
 	}
+	// STD128_LOWFAIL3_T is STD128_LOWFAIL_T with plaintext spacing P = 8:
+	// AND3, OR3, MUX, XOR (weights 1,1) and every function of a sum of up to
+	// three inputs take one bootstrap, at a predicted 2^-64 per two-input
+	// gate and 2^-60 for three inputs (margin 1/16; GateFailureLog2).
+	STD128_LOWFAIL3_T = ParamsLiteral{
+		Name: "STD128_LOWFAIL3_T", Method: MethodSigned,
+		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
+		LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
+		LogBg: 7, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+	}
 	// STD128_LOWFAIL_T is hcc's low-failure set. Its noise is dominated by
 	// the key-switching noise (N·d_ks·σ² over Q_ks²) and the round-to-odd
 	// noise (n·Var(s)/3 over (2q)²), so it raises Q_ks to 2^16 and keeps
@@ -194,6 +211,13 @@ var (
 		LWEDim: 32, LWEModulus: 512, LogN: 9, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 5, Insecure: true,
 	}
+	// ToySlots8 is ToySigned with plaintext spacing P = 8. Insecure.
+	ToySlots8 = ParamsLiteral{
+		Name: "ToySlots8", Method: MethodSigned,
+		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
+		LWEDim: 64, LWEModulus: 512, LogN: 9, Q: 134215681,
+		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 4, Slots: 8, Insecure: true,
+	}
 	// ToyGINX is ToySigned for the ternary GINX blind rotation. Insecure.
 	ToyGINX = ParamsLiteral{
 		Name: "ToyGINX", Method: MethodGINX,
@@ -205,13 +229,15 @@ var (
 
 // namedSets lists the sets ParamsByName knows.
 var namedSets = map[string]ParamsLiteral{
-	STD128_LMKCDEY_G.Name: STD128_LMKCDEY_G,
-	STD128_T.Name:         STD128_T,
-	STD128_GINX.Name:      STD128_GINX,
-	STD128_LOWFAIL_T.Name: STD128_LOWFAIL_T,
-	ToySigned.Name:        ToySigned,
-	ToyGaussian.Name:      ToyGaussian,
-	ToyGINX.Name:          ToyGINX,
+	STD128_LMKCDEY_G.Name:  STD128_LMKCDEY_G,
+	STD128_T.Name:          STD128_T,
+	STD128_GINX.Name:       STD128_GINX,
+	STD128_LOWFAIL_T.Name:  STD128_LOWFAIL_T,
+	STD128_LOWFAIL3_T.Name: STD128_LOWFAIL3_T,
+	ToySlots8.Name:         ToySlots8,
+	ToySigned.Name:         ToySigned,
+	ToyGaussian.Name:       ToyGaussian,
+	ToyGINX.Name:           ToyGINX,
 }
 
 // Names returns the names of the predefined parameter sets, sorted.
@@ -268,6 +294,7 @@ type params struct {
 	gadget             []uint32
 
 	qks, logQKS   int
+	slots         int // P
 	logBKS, dks   int
 	window        int
 	autoGen       uint64 // g = 5
@@ -333,6 +360,13 @@ func newParams(lit ParamsLiteral, allowInsecure bool) (Params, error) {
 	if lit.LogBKS < 1 || lit.LogBKS > 8 {
 		return fail("log B_ks = %d outside [1, 8]", lit.LogBKS)
 	}
+	slots := lit.Slots
+	if slots == 0 {
+		slots = 4
+	}
+	if slots != 4 && slots != 8 {
+		return fail("slots P = %d must be 4 or 8", lit.Slots)
+	}
 	M := q
 	if lit.Method.usesAutomorphisms() {
 		M = min(2*q, 2*N)
@@ -348,7 +382,7 @@ func newParams(lit ParamsLiteral, allowInsecure bool) (Params, error) {
 		return fail("%v", err)
 	}
 	p := &params{lit: lit, n: lit.LWEDim, N: N, logN: lit.LogN, q: q, M: M, Q: lit.Q, ntt: ntt,
-		qks: lit.QKS, logQKS: bits.TrailingZeros(uint(lit.QKS)), logBKS: lit.LogBKS, window: lit.Window, autoGen: 5}
+		slots: slots, qks: lit.QKS, logQKS: bits.TrailingZeros(uint(lit.QKS)), logBKS: lit.LogBKS, window: lit.Window, autoGen: 5}
 	p.yShift = bits.TrailingZeros(uint(2 * N / M))
 	p.gauss = newGaussianTable(lit.Sigma)
 	logQ := bits.Len32(lit.Q) // Bg^digits >= 2^logQ > Q
@@ -416,6 +450,9 @@ func (p Params) GadgetDigits() int { return p.dg }
 
 // KeySwitchDigits returns d_ks.
 func (p Params) KeySwitchDigits() int { return p.dks }
+
+// Slots returns the plaintext spacing P (a bit is m·Q_ks/P).
+func (p Params) Slots() int { return p.slots }
 
 // Window returns w.
 func (p Params) Window() int { return p.window }
