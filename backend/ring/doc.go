@@ -45,7 +45,8 @@
 //
 // On amd64 CPUs with AVX-512F (detected at start-up with golang.org/x/sys/cpu)
 // NTT32's transforms for N >= 64 and Modulus32's MulCoeffs, MulCoeffsAdd,
-// MulCoeffsAddLazy and ReduceLazy run vector kernels written in assembly;
+// MulCoeffsAddLazy, ReduceLazy and DecomposeSigned run vector kernels written
+// in assembly;
 // elsewhere, or when built with -tags purego, pure-Go kernels run instead.
 // Fully reduced results are identical bit for bit on both paths (tested);
 // Lazy results agree modulo Q and stay in the documented range but may be a

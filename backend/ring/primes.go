@@ -37,8 +37,8 @@ func InvMod(a, q uint64) (uint64, bool) {
 	if q == 0 {
 		return 0, false
 	}
-	// Bezout coefficients are tracked as signed big values would overflow
-	// int64 for q near 2^64, so use math/big: this is never on a hot path.
+	// Bezout coefficients of 64-bit moduli overflow int64, so use math/big:
+	// this is never on a hot path.
 	inv := new(big.Int).ModInverse(new(big.Int).SetUint64(a%q), new(big.Int).SetUint64(q))
 	if inv == nil {
 		return 0, false
