@@ -28,6 +28,7 @@ func benchSets(b *testing.B) []Params {
 	add(STD128_T, MethodGINX, 10)
 	add(STD128_GINX, MethodGINX, 10)
 	add(STD128_LOWFAIL_T, MethodSigned, 10)
+	add(STD128_LOWFAIL3_T, MethodSigned, 10)
 	return out
 }
 
