@@ -18,14 +18,17 @@ const MaxDigits = 8
 // last digit is the remaining c. Hence Σ_r d_r·B^(r+dropped) equals x
 // centred and rounded to a multiple of B^dropped, exactly. Needs
 // 1 <= logB, logB·(dropped+dg) < 32 and 1 <= dg <= MaxDigits; every out[r]
-// must hold len(in) entries and must not alias in.
+// must hold at least len(in) entries (it writes the first len(in)) and must
+// not alias in. Invalid arguments are caller bugs and panic.
 func (m Modulus32) DecomposeSigned(in []uint32, logB, dropped int, out [][]uint32) {
 	dg := len(out)
 	if logB < 1 || dropped < 0 || dg < 1 || dg > MaxDigits || logB*(dropped+dg) >= 32 {
 		panic(fmt.Sprintf("ring: DecomposeSigned with logB=%d, dropped=%d, %d digits", logB, dropped, dg))
 	}
-	for r := range out {
-		out[r] = out[r][:len(in)]
+	for r, o := range out {
+		if len(o) < len(in) {
+			panic(fmt.Sprintf("ring: DecomposeSigned digit %d has %d entries, want %d", r, len(o), len(in)))
+		}
 	}
 	c := decompConst(m.Q, logB, dropped)
 	n := decomposeVec(in, out, &c)
