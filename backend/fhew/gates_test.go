@@ -149,6 +149,43 @@ func TestGatesSTD128(t *testing.T) {
 	checkTruthTables(t, STD128_LMKCDEY_G, 1)
 }
 
+// TestSTD128Methods runs a few gates with every 128-bit set and method
+// (keys are not cached: each key set takes 60-180 MB).
+func TestSTD128Methods(t *testing.T) {
+	base, err := NewParams(STD128_T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lmk, _ := base.WithMethod(MethodLMKCDEY, 10)
+	ginx, _ := base.WithMethod(MethodGINX, 1)
+	for _, lit := range []ParamsLiteral{STD128_T, lmk.Literal(), ginx.Literal(), STD128_GINX, STD128_LOWFAIL3_T} {
+		t.Run(lit.Name, func(t *testing.T) {
+			p, err := NewParams(lit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sk := newSecretKeyFromSeed(p, seedOf("m-"+lit.Name))
+			ev, err := NewEvaluator(p, genEvaluationKey(sk, seedOf("mp-"+lit.Name), seedOf("mn-"+lit.Name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, _ := NewEncryptor(sk)
+			sc, out, tmp := NewScratch(p), NewCiphertext(p), NewCiphertext(p)
+			for x := 0; x < 4; x++ {
+				a, b := x&1, x>>1
+				ev.NAND(enc.EncryptNew(a), enc.EncryptNew(b), out, sc)
+				if got, err := sk.Decrypt(out); err != nil || got != 1^(a&b) {
+					t.Fatalf("NAND(%d,%d) = %d (%v)", a, b, got, err)
+				}
+			}
+			ev.AND3(enc.EncryptNew(1), enc.EncryptNew(1), enc.EncryptNew(1), out, sc, tmp)
+			if got, err := sk.Decrypt(out); err != nil || got != 1 {
+				t.Fatalf("AND3(1,1,1) = %d (%v)", got, err)
+			}
+		})
+	}
+}
+
 // TestRandomChainToy feeds gate outputs back as inputs.
 func TestRandomChainToy(t *testing.T) {
 	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX} {
