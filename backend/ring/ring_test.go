@@ -128,7 +128,7 @@ func TestInvMod(t *testing.T) {
 func TestNTT32Schoolbook(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, q := range []uint32{testQ27, testQ28, testQ30} {
-		for _, N := range []int{2, 4, 8, 16, 512, 1024, 2048, 4096} {
+		for _, N := range []int{2, 4, 8, 16, 32, 64, 128, 512, 1024, 2048, 4096} {
 			if (q-1)%uint32(2*N) != 0 {
 				continue // no 2N-th root modulo q
 			}
