@@ -2,6 +2,8 @@ package fhew
 
 import (
 	"math"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -118,5 +120,38 @@ func TestModSwitchRounding(t *testing.T) {
 		if got > 1.3*want || got < 0.6*want {
 			t.Fatalf("%s: rounding σ = %.5f outside [0.6, 1.3]·%.5f", lit.Name, got, want)
 		}
+	}
+}
+
+// TestTable3Noise measures the noise columns of the paper's Table 3 for
+// every 128-bit set and method (HCC_FHEW_TABLE3=<samples>, e.g. 1000; off
+// by default: 1000 samples cost about a minute per set).
+func TestTable3Noise(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("HCC_FHEW_TABLE3"))
+	if n <= 0 {
+		t.Skip("set HCC_FHEW_TABLE3=<samples> to measure")
+	}
+	base, _ := NewParams(STD128_LMKCDEY_G)
+	lmkG, _ := base.WithMethod(MethodLMKCDEY, 10)
+	baseT, _ := NewParams(STD128_T)
+	lmkT, _ := baseT.WithMethod(MethodLMKCDEY, 10)
+	ginxT, _ := baseT.WithMethod(MethodGINX, 1)
+	for _, lit := range []ParamsLiteral{STD128_LMKCDEY_G, lmkG.Literal(), STD128_T, lmkT.Literal(), ginxT.Literal(),
+		STD128_GINX, STD128_LOWFAIL_T, STD128_LOWFAIL3_T} {
+		p, err := NewParams(lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk := newSecretKeyFromSeed(p, seedOf("t3-"+lit.Name))
+		ev, err := NewEvaluator(p, genEvaluationKey(sk, seedOf("t3p-"+lit.Name), seedOf("t3n-"+lit.Name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := MeasureNoise(sk, ev, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-30s output σ %.5f  gate σ %.5f  log2 failure %.1f (model %.1f)", lit.Name,
+			m.OutputStd, m.GateStd, m.Log2Failure, p.GateFailureLog2([]int{1, 1}))
 	}
 }
