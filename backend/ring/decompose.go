@@ -35,16 +35,47 @@ func (m Modulus32) DecomposeSigned(in []uint32, logB, dropped int, out [][]uint3
 	Q := int32(m.Q)
 	halfQ, round, shift := int32(c[1]), int32(c[2]), c[3]
 	halfB, bmask, lb := int32(c[4]), int32(c[5]), c[6]
-	for j := n; j < len(in); j++ {
-		x := int32(in[j])
-		x -= Q & ((halfQ - x) >> 31) // centre: x > Q/2 -> x - Q
-		x = (x + round) >> shift     // arithmetic shift floors, so this rounds
-		for r := 0; r < dg-1; r++ {
-			d := ((x + halfB) & bmask) - halfB
-			x = (x - d) >> lb
-			out[r][j] = uint32(d + (Q & (d >> 31)))
+	in = in[n:]
+	// Straight-line loops for the common digit counts: no slice-of-slices
+	// indexing per coefficient.
+	switch dg {
+	case 2:
+		o0, o1 := out[0][n:n+len(in)], out[1][n:n+len(in)]
+		for j, x := range in {
+			v := int32(x)
+			v -= Q & ((halfQ - v) >> 31) // centre: x > Q/2 -> x - Q
+			v = (v + round) >> shift     // arithmetic shift floors, so this rounds
+			d0 := ((v + halfB) & bmask) - halfB
+			v = (v - d0) >> lb
+			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
+			o1[j] = uint32(v + (Q & (v >> 31)))
 		}
-		out[dg-1][j] = uint32(x + (Q & (x >> 31)))
+	case 3:
+		o0, o1, o2 := out[0][n:n+len(in)], out[1][n:n+len(in)], out[2][n:n+len(in)]
+		for j, x := range in {
+			v := int32(x)
+			v -= Q & ((halfQ - v) >> 31)
+			v = (v + round) >> shift
+			d0 := ((v + halfB) & bmask) - halfB
+			v = (v - d0) >> lb
+			d1 := ((v + halfB) & bmask) - halfB
+			v = (v - d1) >> lb
+			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
+			o1[j] = uint32(d1 + (Q & (d1 >> 31)))
+			o2[j] = uint32(v + (Q & (v >> 31)))
+		}
+	default:
+		for j, x := range in {
+			v := int32(x)
+			v -= Q & ((halfQ - v) >> 31)
+			v = (v + round) >> shift
+			for r := 0; r < dg-1; r++ {
+				d := ((v + halfB) & bmask) - halfB
+				v = (v - d) >> lb
+				out[r][n+j] = uint32(d + (Q & (d >> 31)))
+			}
+			out[dg-1][n+j] = uint32(v + (Q & (v >> 31)))
+		}
 	}
 }
 
