@@ -186,7 +186,8 @@ func (m Modulus32) MulCoeffsAdd(a, b, out []uint32) {
 // MaxLazyTerms returns how many products a·b with a, b in [0, Q) can be
 // accumulated by MulCoeffsAddLazy into a zeroed uint64 accumulator before
 // ReduceLazy must be called: floor((2^64 - 1) / (Q-1)^2). It is 2^10 for a
-// 27-bit Q and 16 for Q just under 2^30.
+// 27-bit Q and 16 for Q just under 2^30. With one factor from ForwardLazy
+// (in [0, 2Q)) the bound halves; with both, it quarters.
 func (m Modulus32) MaxLazyTerms() int {
 	s := uint64(m.Q - 1)
 	return int(^uint64(0) / (s * s))
