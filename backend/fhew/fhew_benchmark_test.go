@@ -114,3 +114,39 @@ func BenchmarkKeyGen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWindow is Figure 2: NAND time against the window w = 1..12 for
+// LMKCDEY and Signed at STD128_LMKCDEY_G. Keys are generated per w and not
+// cached (60-75 MB each).
+func BenchmarkWindow(b *testing.B) {
+	base, err := NewParams(STD128_LMKCDEY_G)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []Method{MethodSigned, MethodLMKCDEY} {
+		for w := 1; w <= 12; w++ {
+			p, err := base.WithMethod(m, w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/w=%d", m, w), func(b *testing.B) {
+				sk := newSecretKeyFromSeed(p, seedOf("win"))
+				ev, err := NewEvaluator(p, genEvaluationKey(sk, seedOf("winp"), seedOf("winn")))
+				if err != nil {
+					b.Fatal(err)
+				}
+				enc, _ := NewEncryptor(sk)
+				sc := NewScratch(p)
+				x, y, out := enc.EncryptNew(1), enc.EncryptNew(0), NewCiphertext(p)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					ev.NAND(x, y, out, sc)
+				}
+				b.StopTimer()
+				a, n := sc.Automorphisms()
+				b.ReportMetric(float64(a)/float64(n), "autos/op")
+			})
+		}
+	}
+}
