@@ -207,7 +207,11 @@ func (r *NTT32) inverseGo(in, out []uint32, full bool) {
 		t = 4
 	}
 	for ; t < N/4; t *= 4 {
-		gs4_32(out, N/(2*t), t, psi, psiS, q)
+		if q <= 1<<29 {
+			gs4NR32(out, N/(2*t), t, psi, psiS, q, r.br)
+		} else {
+			gs4_32(out, N/(2*t), t, psi, psiS, q)
+		}
 	}
 	gs4Final32(out, psi[2], psiS[2], psi[3], psiS[3], r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup, q, full)
 }

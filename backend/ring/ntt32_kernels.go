@@ -281,6 +281,36 @@ func gs4_32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 	}
 }
 
+// gs4NR32 is gs4_32 for Q <= 2^29, with fewer reductions: stage A's sums
+// are left in [0, 4Q), so stage B's sum of sums is in [0, 8Q) and is
+// brought back to [0, 2Q) by one Barrett step (br = floor(2^32/Q)) instead
+// of three conditional subtractions; its difference gets 4Q added to stay
+// non-negative, which the Shoup product accepts (any input < 2^32).
+func gs4NR32(a []uint32, m, t int, psi, psiS []uint32, q, br uint32) {
+	q2, q4 := 2*q, 4*q
+	for i := 0; i < m/2; i++ {
+		w1, w1s := psi[m+2*i], psiS[m+2*i]
+		w2, w2s := psi[m+2*i+1], psiS[m+2*i+1]
+		w, ws := psi[m/2+i], psiS[m/2+i]
+		blk := a[4*i*t : 4*i*t+4*t]
+		x0, x1, x2, x3 := blk[:t], blk[t:2*t], blk[2*t:3*t], blk[3*t:4*t]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		for j := range x0 {
+			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+			s0, d0 := a0+a1, a0-a1+q2
+			s1, d1 := a2+a3, a2-a3+q2
+			b1 := d0*w1 - uint32((uint64(d0)*uint64(w1s))>>32)*q
+			b3 := d1*w2 - uint32((uint64(d1)*uint64(w2s))>>32)*q
+			e0, f0 := s0+s1, s0-s1+q4
+			e1, f1 := b1+b3, b1-b3+q2
+			x0[j] = e0 - uint32((uint64(e0)*uint64(br))>>32)*q
+			x1[j] = min(e1, e1-q2)
+			x2[j] = f0*w - uint32((uint64(f0)*uint64(ws))>>32)*q
+			x3[j] = f1*w - uint32((uint64(f1)*uint64(ws))>>32)*q
+		}
+	}
+}
+
 // gs4Final32 runs the last two Gentleman–Sande stages (t = N/4 with
 // ψ_rev^-1[2], ψ_rev^-1[3]; t = N/2) with N^-1 folded into the last one:
 // its sum is multiplied by ni = N^-1 and its difference by
