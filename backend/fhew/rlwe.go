@@ -16,63 +16,9 @@ package fhew
 // multiple of B_g (OpenFHE's approximate decomposition), which costs a
 // rounding error below B_g/2 per coefficient and saves one digit.
 func decompose(p *params, in []uint32, out [][]uint32) {
-	// Q < 2^30, so centred values and digits fit int32.
-	Q := int32(p.Q)
-	halfQ := int32(p.Q / 2)
-	logB := uint(p.logBg)
-	bmask := int32(1)<<logB - 1
-	halfB := int32(1) << (logB - 1)
-	shift := uint(p.dropped) * logB
-	var round int32
-	if shift > 0 {
-		round = int32(1) << (shift - 1)
-	}
-	in = in[:p.N]
-	// The common digit counts get straight-line loops (no slice-of-slices
-	// indexing per coefficient).
-	switch p.dg {
-	case 2:
-		o0, o1 := out[0][:len(in)], out[1][:len(in)]
-		for j, x := range in {
-			c := int32(x)
-			c -= Q & ((halfQ - c) >> 31) // centre: x > Q/2 -> x - Q
-			c = (c + round) >> shift     // arithmetic shift: floor, so this rounds
-			d0 := ((c + halfB) & bmask) - halfB
-			c = (c - d0) >> logB
-			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
-			o1[j] = uint32(c + (Q & (c >> 31)))
-		}
-	case 3:
-		o0, o1, o2 := out[0][:len(in)], out[1][:len(in)], out[2][:len(in)]
-		for j, x := range in {
-			c := int32(x)
-			c -= Q & ((halfQ - c) >> 31)
-			c = (c + round) >> shift
-			d0 := ((c + halfB) & bmask) - halfB
-			c = (c - d0) >> logB
-			d1 := ((c + halfB) & bmask) - halfB
-			c = (c - d1) >> logB
-			o0[j] = uint32(d0 + (Q & (d0 >> 31)))
-			o1[j] = uint32(d1 + (Q & (d1 >> 31)))
-			o2[j] = uint32(c + (Q & (c >> 31)))
-		}
-	default:
-		dg := p.dg
-		for r := range out[:dg] {
-			out[r] = out[r][:p.N]
-		}
-		for j, x := range in {
-			c := int32(x)
-			c -= Q & ((halfQ - c) >> 31)
-			c = (c + round) >> shift
-			for r := 0; r < dg-1; r++ {
-				dig := ((c + halfB) & bmask) - halfB
-				c = (c - dig) >> logB
-				out[r][j] = uint32(dig + (Q & (dig >> 31)))
-			}
-			out[dg-1][j] = uint32(c + (Q & (c >> 31)))
-		}
-	}
+	// ring.DecomposeSigned implements exactly this (AVX-512 with a pure-Go
+	// fallback).
+	p.ntt.DecomposeSigned(in[:p.N], p.logBg, p.dropped, out[:p.dg])
 }
 
 // rowLen is the length of one RLWE row (b then a) in uint32.
