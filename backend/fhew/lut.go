@@ -164,6 +164,7 @@ func (p Params) CanEvalLUT(table uint64, k int) (weights []int, ok bool) {
 
 // LUTSupport is one function the set evaluates in one bootstrap.
 type LUTSupport struct {
+	// Table is the truth table (bit i = f(i)).
 	Table uint64
 	LUTSpec
 	// Log2Failure is log2 of the predicted probability that one evaluation

@@ -15,6 +15,7 @@ import (
 
 // Table3Row is one (parameter set, method) row of Table 3.
 type Table3Row struct {
+	// Set, Method and Window identify the row.
 	Set    string
 	Method Method
 	Window int
@@ -118,10 +119,13 @@ func WriteTable3CSV(w io.Writer, rows []Table3Row) error {
 
 // Figure2Point is the NAND time of one (method, w).
 type Figure2Point struct {
-	Method       Method
-	Window       int
+	// Method and Window identify the point.
+	Method Method
+	Window int
+	// NANDMedianMs is the median NAND time in milliseconds.
 	NANDMedianMs float64
-	Autos        float64
+	// Autos is the measured number of automorphisms per bootstrap.
+	Autos float64
 }
 
 // MeasureFigure2 times nand NAND gates for LMKCDEY and Signed at every

@@ -169,8 +169,9 @@ func TestEvalLUTToy(t *testing.T) {
 
 // TestRandomChain500 runs 500 random gates, outputs feeding inputs, at the
 // low-failure set. STD128_LMKCDEY_G (Table 2) fails a two-input gate with
-// measured probability about 2^-17 (XOR about 2^-13), so a 500-gate chain
-// there fails about once in 80 runs; it runs only with HCC_FHEW_LONG=1.
+// measured probability 2^-14..2^-17 (XOR, on 2a + 2b, about 2^-13): a
+// 500-gate chain there fails in roughly 1-3% of runs, so it runs only with
+// HCC_FHEW_LONG=1 (it takes about 6 s; time is not the reason).
 func TestRandomChain500(t *testing.T) {
 	randomChain(t, STD128_LOWFAIL_T, 500)
 	if os.Getenv("HCC_FHEW_LONG") != "" {
