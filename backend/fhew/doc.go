@@ -20,10 +20,11 @@
 // # Ciphertexts and the bootstrap pipeline
 //
 // A gate-level Ciphertext is LWE under z at (N, Q_ks), encoding a bit at
-// spacing Q_ks/4. A gate forms Σ w_i·x_i exactly, key-switches N -> n once,
-// rounds to the blind-rotation modulus M (to odd residues mod 2q for the
-// automorphism methods), blind-rotates a test polynomial, extracts the
-// constant coefficient, adds Q/8 and switches Q -> Q_ks. These are the
+// spacing Q_ks/P (P = Params.Slots: 4, or 8 for STD128_LOWFAIL3_T). A gate
+// forms Σ w_i·x_i exactly, key-switches N -> n once, rounds to the
+// blind-rotation modulus M (to odd residues mod 2q for the automorphism
+// methods), blind-rotates a test polynomial, extracts the constant
+// coefficient, adds Q/2P and switches Q -> Q_ks. These are the
 // usual steps (blind rotation, extraction, mod switch, key switch, mod
 // switch) rotated so that key-switching and rounding noise are paid once per
 // gate, not once per input; see Ciphertext.
@@ -31,9 +32,17 @@
 // # Gates and LUTs
 //
 // NOT is free. AND, OR, NAND, NOR, ANDNY, XOR, XNOR, MAJORITY and every
-// k-input function of the form h(Σ w_i x_i mod 4) with h(v+2) = ¬h(v)
-// (including 3-input XOR) take one bootstrap; MUX takes two. Params.CanEvalLUT
-// and Params.LUTCapability answer which functions one bootstrap evaluates
-// and with which failure probability (Params.GateFailureLog2, NoiseModel;
+// k-input function of the form h(Σ w_i x_i mod P) with h(v + P/2) = ¬h(v)
+// (at P = 4 including 3-input XOR) take one bootstrap; at P = 4 MUX, AND3
+// and OR3 take two, at P = 8 one. Params.CanEvalLUT and
+// Params.LUTCapability answer which functions one bootstrap evaluates and
+// with which failure probability (Params.GateFailureLog2, NoiseModel;
 // MeasureNoise measures it).
+//
+// # Serialization and measurement
+//
+// EvaluationKey.MarshalBinary / ReadEvaluationKey and the SecretKey
+// counterparts use a checksummed format bound to the parameter set; the
+// public uniform parts are regenerated from the seed. MeasureTable3Row and
+// MeasureFigure2 produce the paper's Table 3 and Figure 2 on this machine.
 package fhew
