@@ -86,6 +86,7 @@ type Scratch struct {
 	comb           []uint16 // gate's linear combination (β then α, dim N) at Q_ks
 	ks             []uint16 // after key switching (β then α, dim n)
 	ksAcc          []uint64 // key-switching accumulator (SWAR lanes)
+	ksOffs         []int32  // key-switching row offsets
 
 	automorphisms int
 	bootstraps    int
@@ -99,10 +100,11 @@ func NewScratch(p Params) *Scratch {
 		cb: make([]uint32, N), ca: make([]uint32, N),
 		tmpB: make([]uint32, N), tmpA: make([]uint32, N),
 		lazyB: make([]uint64, N), lazyA: make([]uint64, N),
-		alpha: make([]int32, p.n),
-		comb:  make([]uint16, N+1),
-		ks:    make([]uint16, p.n+1),
-		ksAcc: make([]uint64, ksWidth(p.n)/4),
+		alpha:  make([]int32, p.n),
+		comb:   make([]uint16, N+1),
+		ks:     make([]uint16, p.n+1),
+		ksAcc:  make([]uint64, ksWidth(p.n)/4),
+		ksOffs: make([]int32, N*p.dks),
 	}
 	sc.dig = make([][]uint32, 2*p.dg)
 	for i := range sc.dig {
@@ -196,7 +198,7 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 // 2022/198 Section 5; mod 2q this costs the noise of rounding to q) or to
 // the nearest residue (GINX); β rounded to nearest is returned.
 func prepareBlindRotation(p *params, ksk *keySwitchKey, sc *Scratch) int {
-	keySwitch(p, ksk, sc.comb, sc.ks, sc.ksAcc)
+	keySwitch(p, ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
 	return roundToBR(p, sc)
 }
 

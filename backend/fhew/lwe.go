@@ -170,15 +170,16 @@ func Not(p Params, a, out *Ciphertext) {
 // digits subtract the entry of -ν, which halves the key against unsigned
 // digits (section 2.4, KeySwitchGen).
 //
-// Rows are padded to a multiple of four entries so that keySwitch can add
-// four uint16 lanes at a time in one uint64 (SWAR).
+// Rows are padded to a multiple of 32 entries (64 bytes) so that keySwitch
+// can add them with AVX-512BW, or four uint16 lanes at a time in one uint64
+// (SWAR) in the fallback.
 type keySwitchKey struct {
 	half  int // B_ks/2
-	width int // row length: n+1 rounded up to a multiple of 4
+	width int // row length: n+1 rounded up to a multiple of 32
 	data  []uint16
 }
 
-func ksWidth(n int) int { return (n + 1 + 3) &^ 3 }
+func ksWidth(n int) int { return (n + 1 + 31) &^ 31 }
 
 func (k *keySwitchKey) entry(p *params, i, j, nu int) []uint16 {
 	w := k.width
@@ -239,26 +240,49 @@ func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 // and α_0..α_{N-1} after it, all mod Q_ks, and out gets β' then α'_0..α'_{n-1}.
 // Section 2.4: out = (β, 0) + Σ_i Σ_j α_{i,j}·ksk(i, j) with
 // α_i = Σ_j α_{i,j} B_ks^j in signed digits. acc is scratch of
-// ksWidth(n)/4 words. Sums wrap mod 2^16 lane by lane (SWAR on four uint16
-// lanes per uint64), which is exact mod Q_ks because Q_ks divides 2^16.
-func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint64) {
+// ksWidth(n)/4 words, offs of N·d_ks entries. The first pass turns the
+// digits into row offsets (negated for negative digits); the second sums the
+// rows, wrapping mod 2^16 lane by lane, which is exact mod Q_ks because Q_ks
+// divides 2^16.
+func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint64, offs []int32) {
 	acc = acc[:k.width/4]
 	clear(acc)
 	acc[0] = uint64(in[0]) // β in lane 0 of word 0
-	const H = 0x8000800080008000
+	count := ksOffsets(p, k, in, offs)
+	if hasKSVec && count > 0 {
+		ksAccAVX512((*uint16)(unsafe.Pointer(&acc[0])), &k.data[0], &offs[0], count, k.width/32)
+	} else {
+		ksAccSWAR(k, acc, offs[:count])
+	}
+	mask := uint16(p.qks - 1)
+	out = out[:p.n+1]
+	for t := range out {
+		out[t] = uint16(acc[t/4]>>(16*uint(t%4))) & mask
+	}
+}
+
+// ksOffsets writes the offset of the row of every non-zero signed digit of
+// α into offs (^offset for a negative digit) and returns how many.
+func ksOffsets(p *params, k *keySwitchKey, in []uint16, offs []int32) int {
 	logB := uint(p.logBKS)
 	bmask := int32(1<<logB) - 1
 	halfB := int32(1) << (logB - 1)
 	halfQ := int32(p.qks / 2)
 	qks := int32(p.qks)
+	w := int32(k.width)
+	half := int32(k.half)
+	dks := p.dks
+	count := 0
+	offs = offs[:p.N*dks]
 	for i, a := range in[1 : p.N+1] {
 		c := int32(a) & (qks - 1)
 		if c >= halfQ {
 			c -= qks
 		}
-		for j := 0; j < p.dks; j++ {
+		base := int32(i*dks) * half
+		for j := 0; j < dks; j++ {
 			var dig int32
-			if j == p.dks-1 {
+			if j == dks-1 {
 				dig = c
 			} else {
 				dig = ((c + halfB) & bmask) - halfB
@@ -267,26 +291,38 @@ func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint
 			if dig == 0 {
 				continue
 			}
+			row := base + int32(j)*half
 			if dig > 0 {
-				e := words(k.entry(p, i, j, int(dig)))
-				e = e[:len(acc)]
-				for t, y := range e {
-					x := acc[t]
-					acc[t] = ((x &^ H) + (y &^ H)) ^ ((x ^ y) & H)
-				}
+				offs[count] = (row + dig - 1) * w
 			} else {
-				e := words(k.entry(p, i, j, int(-dig)))
-				e = e[:len(acc)]
-				for t, y := range e {
-					x := acc[t]
-					acc[t] = ((x | H) - (y &^ H)) ^ ((x ^ ^y) & H)
-				}
+				offs[count] = ^((row - dig - 1) * w)
 			}
+			count++
 		}
 	}
-	mask := uint16(p.qks - 1)
-	out = out[:p.n+1]
-	for t := range out {
-		out[t] = uint16(acc[t/4]>>(16*uint(t%4))) & mask
+	return count
+}
+
+// ksAccSWAR is the portable row summation: four uint16 lanes per uint64.
+func ksAccSWAR(k *keySwitchKey, acc []uint64, offs []int32) {
+	const H = 0x8000800080008000
+	w := k.width
+	for _, off := range offs {
+		if off >= 0 {
+			e := words(k.data[off : int(off)+w])
+			e = e[:len(acc)]
+			for t, y := range e {
+				x := acc[t]
+				acc[t] = ((x &^ H) + (y &^ H)) ^ ((x ^ y) & H)
+			}
+		} else {
+			o := int(^off)
+			e := words(k.data[o : o+w])
+			e = e[:len(acc)]
+			for t, y := range e {
+				x := acc[t]
+				acc[t] = ((x | H) - (y &^ H)) ^ ((x ^ ^y) & H)
+			}
+		}
 	}
 }

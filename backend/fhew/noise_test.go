@@ -66,7 +66,7 @@ func TestKeySwitchNoise(t *testing.T) {
 		c := k.enc.EncryptNew(bit)
 		sc.comb[0] = c.B
 		copy(sc.comb[1:], c.A)
-		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc)
+		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
 		v := sc.ks[0]
 		for j, a := range sc.ks[1 : p.n+1] {
 			v += a * uint16(k.sk.s[j])
@@ -82,6 +82,31 @@ func TestKeySwitchNoise(t *testing.T) {
 	t.Logf("key switching σ = %.1f, model %.1f", got, want)
 	if got > 1.2*want || got < 0.6*want {
 		t.Fatalf("key switching σ = %.1f outside [0.6, 1.2]·%.1f", got, want)
+	}
+}
+
+// TestKeySwitchVectorMatchesSWAR checks the AVX-512BW row summation against
+// the portable SWAR loop bit for bit.
+func TestKeySwitchVectorMatchesSWAR(t *testing.T) {
+	if !hasKSVec {
+		t.Skip("no AVX-512BW")
+	}
+	k := kitFor(t, ToySigned)
+	p := k.p.params
+	sc := NewScratch(k.p)
+	rng := newPRNG(seedOf("ksvec"))
+	vec := make([]uint16, p.n+1)
+	for trial := 0; trial < 20; trial++ {
+		rng.uniform16(sc.comb)
+		keySwitch(p, k.ek.ksk, sc.comb, vec, sc.ksAcc, sc.ksOffs)
+		hasKSVec = false
+		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
+		hasKSVec = true
+		for i := range vec {
+			if vec[i] != sc.ks[i] {
+				t.Fatalf("trial %d: entry %d: vector %d, SWAR %d", trial, i, vec[i], sc.ks[i])
+			}
+		}
 	}
 }
 
