@@ -25,6 +25,12 @@ type ParamsLiteral struct {
 	LogP []int
 	// Q and P, when non-empty, give the primes explicitly instead.
 	Q, P []uint64
+	// Digits is the number of digits of hybrid key switching (GHS 3.1 with
+	// the digit decomposition they suggest): the ciphertext primes are cut
+	// into Digits consecutive groups. 0 picks the smallest count whose
+	// groups each have a product no larger than P (see keyswitch.go for why
+	// that is the right size).
+	Digits int
 	// Insecure marks a Toy set (ring too small or modulus above the HE
 	// standard's bound). NewParams refuses such sets outside tests unless
 	// AllowInsecure is set. A secure-looking set whose modulus exceeds the
@@ -127,6 +133,10 @@ type Params struct {
 	auxNTT   *cyclicNTT
 	ringQ    *Ring
 	ringP    *Ring
+	ringQP   *Ring  // the primes of Q then those of P, sharing ringQ's and ringP's transforms
+	h        uint64 // slot generator: κ_h rotates the slots by one (see Encoder)
+	digits   [][]int
+	rns      []levelTables // per level, see rns.go
 	logQP    float64
 	secure   bool
 }
@@ -176,11 +186,24 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 	if pr.ringQ, err = newRing(pr, pr.q); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
-	if len(pr.p) > 0 {
-		if pr.ringP, err = newRing(pr, pr.p); err != nil {
-			return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
-		}
+	if len(pr.p) == 0 {
+		return nil, fmt.Errorf("bgv params %q: no special primes (key switching needs them)", lit.Name)
 	}
+	if pr.ringP, err = newRing(pr, pr.p); err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	pr.ringQP = &Ring{params: pr, n: pr.n,
+		moduli:     append(append([]modulus(nil), pr.ringQ.moduli...), pr.ringP.moduli...),
+		transforms: append(append([]*Transform(nil), pr.ringQ.transforms...), pr.ringP.transforms...)}
+	// Slot generator: h = g^d has order ℓ (exact rotations) when gcd(d, ℓ) = 1.
+	pr.h = pr.g
+	if gcd(pr.d, pr.slots) == 1 {
+		pr.h = powMod(pr.g, uint64(pr.d), uint64(m))
+	}
+	if pr.digits, err = pr.digitPartition(lit.Digits); err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	pr.buildRNSTables()
 	return pr, nil
 }
 
@@ -279,6 +302,36 @@ func (pr *Params) RingQ() *Ring { return pr.ringQ }
 
 // RingP returns the double-CRT ring over the special primes (nil if none).
 func (pr *Params) RingP() *Ring { return pr.ringP }
+
+// RingQP returns the double-CRT ring over the ciphertext primes followed by
+// the special primes: key-switching keys live there, and a level-t element
+// of the extended basis uses rows 0..t and L+1..L+k of it.
+func (pr *Params) RingQP() *Ring { return pr.ringQP }
+
+// Digits returns the key-switching digit partition: digit j holds the
+// indices of its (consecutive) ciphertext primes.
+func (pr *Params) Digits() [][]int {
+	out := make([][]int, len(pr.digits))
+	for j, d := range pr.digits {
+		out[j] = append([]int(nil), d...)
+	}
+	return out
+}
+
+// SlotGenerator returns h: κ_h rotates the plaintext slots left by one (see
+// Encoder). h = g^d when gcd(d, ℓ) = 1, so that the rotation is exact on
+// GF(2^d) values; otherwise h = g, which rotates bits exactly.
+func (pr *Params) SlotGenerator() uint64 { return pr.h }
+
+// RotationElement returns h^k mod m, the Galois element that rotates the
+// slots left by k (negative k rotates right).
+func (pr *Params) RotationElement(k int) uint64 {
+	k %= pr.slots
+	if k < 0 {
+		k += pr.slots
+	}
+	return powMod(pr.h, uint64(k), uint64(pr.m))
+}
 
 // QBig returns p_0·…·p_level.
 func (pr *Params) QBig(level int) *big.Int {

@@ -85,9 +85,11 @@ func (s *Sampler) uniform(r *Ring, p *Poly) {
 	}
 }
 
-// SecretKey is the ternary secret s, in evaluation form over all primes of Q.
+// SecretKey is the ternary secret s, in evaluation form over all primes of Q
+// (S) and of Q·P (for key-switching keys).
 type SecretKey struct {
 	S      *Poly
+	qp     *Poly
 	coeffs []int64
 }
 
@@ -97,9 +99,16 @@ type PublicKey struct {
 }
 
 // Ciphertext is (c_0, ..., c_k) in evaluation form at a common level;
-// k = 1 after encryption, 2 after a tensoring multiplication.
+// k = 1 after encryption and every Evaluator kernel, 2 after TensorNew.
+// Every Poly is allocated with room for the top level, so that kernels can
+// move a ciphertext between levels without allocating.
+//
+// It carries an estimate of its noise (GHS 3.3, see noise.go);
+// Params.NoiseBound turns it into a bound on the largest coefficient that
+// Decryptor.NoiseBits measures.
 type Ciphertext struct {
 	Value []*Poly
+	Noise NoiseEstimate
 }
 
 // Level returns the ciphertext's level.
@@ -121,11 +130,12 @@ func NewKeyGenerator(pr *Params, sampler *Sampler) *KeyGenerator {
 
 // GenSecretKey draws s with uniform ternary coefficients.
 func (kg *KeyGenerator) GenSecretKey() *SecretKey {
-	r := kg.params.ringQ
+	r := kg.params.ringQP
 	c := kg.sampler.ternary(r.n)
-	s := r.NewPoly(r.MaxLevel())
-	r.SetSmall(c, s, r.NewScratch())
-	return &SecretKey{S: s, coeffs: c}
+	qp := r.NewPoly(r.MaxLevel())
+	r.SetSmall(c, qp, r.NewScratch())
+	s := &Poly{Rows: qp.Rows[:kg.params.ringQ.MaxLevel()+1]}
+	return &SecretKey{S: s, qp: qp, coeffs: c}
 }
 
 // GenPublicKey returns (b, a) = (-a·s + 2e, a), a uniform, e from the error
@@ -205,7 +215,13 @@ func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
 		r.MulAdd(en.pk.A, u, c1)
 	}
 	r.Add(c0, mu, c0)
-	return &Ciphertext{Value: []*Poly{c0, c1}}
+	ct := &Ciphertext{Value: []*Poly{c0, c1}}
+	if en.sk != nil {
+		ct.Noise = NoiseEstimate{LogVar: en.params.freshLogVar(false)}
+	} else {
+		ct.Noise = NoiseEstimate{LogVar: en.params.freshLogVar(true)}
+	}
+	return ct
 }
 
 // Decryptor decrypts with the secret key.
@@ -231,16 +247,52 @@ func (de *Decryptor) phase(ct *Ciphertext) []*big.Int {
 	return r.BigCoeffs(acc)
 }
 
-// Decrypt returns [[Σ c_i·s^i]_Q_t]_2 (GHS equation (1)). Correct while the
-// noise stays below Q_t/2; uses math/big (CRT) for now.
+// Decrypt returns [[Σ c_i·s^i]_Q_t]_2 (GHS equation (1)), allocating the
+// result and scratch; see DecryptTo.
 func (de *Decryptor) Decrypt(ct *Ciphertext) BinaryPoly {
 	pt := NewBinaryPoly(de.params.n)
-	for i, c := range de.phase(ct) {
-		if c.Bit(0) == 1 { // the parity of the centred representative
-			pt.flip(i)
-		}
-	}
+	de.DecryptTo(ct, pt, de.params.NewScratch())
 	return pt
+}
+
+// DecryptTo sets out to the plaintext of ct without math/big: the phase
+// x = Σ c_i·s^i is brought to coefficients modulo every prime of Q_t and
+// divided by p_1·…·p_t with the mod-2 correction (scaleDown), which keeps
+// its parity and leaves (x - δ)/(p_1…p_t) with |δ/(p_1…p_t)| < 2t: then
+// the plaintext is the parity of the centred residue modulo p_0. Correct
+// while the noise is below Q_t/2 - 2t·p_1…p_t. Allocates nothing.
+func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
+	pr := de.params
+	r := pr.ringQ
+	t := ct.Level()
+	acc := sc.d0
+	acc.Rows = acc.Rows[:t+1]
+	acc.CopyFrom(ct.Value[len(ct.Value)-1])
+	for i := len(ct.Value) - 2; i >= 0; i-- {
+		r.Mul(acc, de.sk.S, acc)
+		r.Add(acc, ct.Value[i], acc)
+	}
+	for i := 0; i <= t; i++ {
+		r.transforms[i].Inverse(acc.Rows[i], sc.coeff[i], sc.tr)
+	}
+	x := sc.coeff[0]
+	if t > 0 {
+		sd := pr.rns[t].toZero
+		delta := sc.dst[:1]
+		delta[0] = sc.ext[0]
+		sd.conv.convert(sc.coeff[1:t+1], delta, sc.y, sc.v)
+		sd.finish(0, sc.coeff[0], sc.ext[0], sc.ext[1])
+		x = sc.ext[1]
+	}
+	q := r.moduli[0].q
+	clear(out)
+	for i, v := range x[:pr.n] {
+		bit := v & 1
+		if v > q/2 { // centred value v - q, q odd
+			bit ^= 1
+		}
+		out[i>>6] |= bit << uint(i&63)
+	}
 }
 
 // NoiseBits returns log2 of the largest coefficient of the noise μ + 2e in
@@ -267,53 +319,4 @@ func bigLog2(x *big.Int) float64 {
 	sh := x.BitLen() - 64
 	f, _ = new(big.Float).SetInt(new(big.Int).Rsh(x, uint(sh))).Float64()
 	return math.Log2(f) + float64(sh)
-}
-
-// Evaluator computes on ciphertexts. Immutable; safe for concurrent use.
-type Evaluator struct {
-	params *Params
-}
-
-// NewEvaluator returns an evaluator for pr.
-func NewEvaluator(pr *Params) *Evaluator { return &Evaluator{params: pr} }
-
-// AddNew returns a + b (same level; degrees may differ).
-func (ev *Evaluator) AddNew(a, b *Ciphertext) (*Ciphertext, error) {
-	if a.Level() != b.Level() {
-		return nil, fmt.Errorf("bgv add: levels %d and %d differ", a.Level(), b.Level())
-	}
-	r := ev.params.ringQ
-	if len(a.Value) < len(b.Value) {
-		a, b = b, a
-	}
-	out := &Ciphertext{Value: make([]*Poly, len(a.Value))}
-	for i := range out.Value {
-		out.Value[i] = r.NewPoly(a.Level())
-		if i < len(b.Value) {
-			r.Add(a.Value[i], b.Value[i], out.Value[i])
-		} else {
-			out.Value[i].CopyFrom(a.Value[i])
-		}
-	}
-	return out, nil
-}
-
-// MulNew returns the tensor product of two degree-1 ciphertexts at the same
-// level: (c_0·d_0, c_0·d_1 + c_1·d_0, c_1·d_1), valid for (1, s, s^2),
-// encrypting the product of the plaintexts (no relinearization yet).
-func (ev *Evaluator) MulNew(a, b *Ciphertext) (*Ciphertext, error) {
-	if a.Level() != b.Level() {
-		return nil, fmt.Errorf("bgv mul: levels %d and %d differ", a.Level(), b.Level())
-	}
-	if a.Degree() != 1 || b.Degree() != 1 {
-		return nil, fmt.Errorf("bgv mul: degrees %d and %d, want 1 and 1 (relinearize first)", a.Degree(), b.Degree())
-	}
-	r := ev.params.ringQ
-	t := a.Level()
-	c0, c1, c2 := r.NewPoly(t), r.NewPoly(t), r.NewPoly(t)
-	r.Mul(a.Value[0], b.Value[0], c0)
-	r.Mul(a.Value[0], b.Value[1], c1)
-	r.MulAdd(a.Value[1], b.Value[0], c1)
-	r.Mul(a.Value[1], b.Value[1], c2)
-	return &Ciphertext{Value: []*Poly{c0, c1, c2}}, nil
 }

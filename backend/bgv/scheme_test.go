@@ -16,7 +16,7 @@ func TestSchemeM257(t *testing.T) {
 	sk := kg.GenSecretKey()
 	pk := kg.GenPublicKey(sk)
 	dec := NewDecryptor(pr, sk)
-	ev := NewEvaluator(pr)
+	ev := NewEvaluator(pr, nil)
 	k := enc.Field()
 	for _, tc := range []struct {
 		name string
@@ -47,7 +47,7 @@ func TestSchemeM257(t *testing.T) {
 			}
 			equalSlots(t, "add", got, want)
 
-			prod, err := ev.MulNew(cx, cy)
+			prod, err := ev.TensorNew(cx, cy)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,8 +72,8 @@ func TestSchemeM257(t *testing.T) {
 				want[j] = k.Mul(x[j], y[j]) ^ x[j]
 			}
 			equalSlots(t, "mul+add", got, want)
-			if _, err := ev.MulNew(prod, cx); err == nil {
-				t.Error("MulNew accepted a degree-2 operand")
+			if _, err := ev.TensorNew(prod, cx); err == nil {
+				t.Error("TensorNew accepted a degree-2 operand")
 			}
 		})
 	}

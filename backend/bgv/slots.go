@@ -49,13 +49,7 @@ func NewEncoder(pr *Params) (*Encoder, error) {
 		return nil, err
 	}
 	e.field = NewGF2d(f0)
-	// Slot generator: prefer h = g^d (order ℓ, exact rotations).
-	g := pr.g
-	if gcd(e.d, e.slots) == 1 {
-		e.h = powMod(g, uint64(e.d), m)
-	} else {
-		e.h = g
-	}
+	e.h = pr.SlotGenerator()
 	hl := powMod(e.h, uint64(e.slots), m)
 	for x := uint64(1); x != hl; x = 2 * x % m {
 		e.frob++

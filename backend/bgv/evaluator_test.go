@@ -1,0 +1,281 @@
+package bgv
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// testKit bundles keys and helpers for one parameter set.
+type testKit struct {
+	pr  *Params
+	enc *Encoder
+	sk  *SecretKey
+	en  *Encryptor
+	de  *Decryptor
+	ev  *Evaluator
+	sc  *Scratch
+}
+
+var testKitCache = map[string]*testKit{}
+
+// newTestKit builds keys with rotation keys for ±1, 3 and the Frobenius maps.
+func newTestKit(t testing.TB, lit ParamsLiteral) *testKit {
+	t.Helper()
+	if k, ok := testKitCache[lit.Name]; ok {
+		return k
+	}
+	pr, enc := testEncoder(t, lit)
+	smp := NewSamplerFromSeed([32]byte{7})
+	kg := NewKeyGenerator(pr, smp)
+	sk := kg.GenSecretKey()
+	pk := kg.GenPublicKey(sk)
+	ek, err := kg.GenEvaluationKeys(sk, []int{1, -1, 3}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &testKit{pr: pr, enc: enc, sk: sk, en: NewPublicEncryptor(pr, pk, smp), de: NewDecryptor(pr, sk),
+		ev: NewEvaluator(pr, ek), sc: pr.NewScratch()}
+	testKitCache[lit.Name] = k
+	return k
+}
+
+func (k *testKit) encrypt(t testing.TB, v []uint64) *Ciphertext {
+	t.Helper()
+	pt := NewBinaryPoly(k.pr.N())
+	if err := k.enc.Encode(v, pt); err != nil {
+		t.Fatal(err)
+	}
+	return k.en.Encrypt(pt)
+}
+
+func (k *testKit) decrypt(ct *Ciphertext) []uint64 {
+	out := make([]uint64, k.enc.Slots())
+	k.enc.Decode(k.de.Decrypt(ct), out)
+	return out
+}
+
+// checkNoise compares the ciphertext's estimate with the measured noise:
+// the estimate must bound it, and at the top two levels (fresh noise, first
+// products and switches) exceed it by at most maxGap bits. Deeper down the
+// heavy-tail correction of noise.go makes the estimate conservative by up
+// to ~10 bits on product chains (logged, not failed; see noise.go).
+func (k *testKit) checkNoise(t *testing.T, what string, ct *Ciphertext) {
+	t.Helper()
+	const maxGap = 4
+	measured, logQ := k.de.NoiseBits(ct)
+	est := k.pr.NoiseBound(ct)
+	t.Logf("%-14s level %d: noise measured 2^%.1f, estimated 2^%.1f, Q = 2^%.1f", what, ct.Level(), measured, est, logQ)
+	// At m = 17 (16 coefficients, sums of 16 terms) the maximum is far from
+	// its Gaussian value; only the bound itself is checked there.
+	if measured > est || (k.pr.N() >= 256 && ct.Level() >= k.pr.MaxLevel()-1 && est > measured+maxGap) {
+		t.Errorf("%s: estimate 2^%.1f vs measured 2^%.1f (want measured <= estimate <= measured + %d bits)", what, est, measured, maxGap)
+	}
+}
+
+var evalSets = []ParamsLiteral{ToyM17Literal, ToyM257Literal}
+
+// TestMulRelin: products are relinearized to degree 1 and decrypt to the
+// slot-wise GF(2^d) product; a chain of products exercises the noise
+// policy's modulus switching; the estimate tracks the measured noise.
+func TestMulRelin(t *testing.T) {
+	for _, lit := range evalSets {
+		k := newTestKit(t, lit)
+		t.Run(fmt.Sprintf("m=%d", k.pr.M()), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(k.pr.M())))
+			f := k.enc.Field()
+			x := randomSlots(rng, k.enc)
+			want := append([]uint64(nil), x...)
+			acc := k.encrypt(t, x)
+			k.checkNoise(t, "fresh", acc)
+			for step := 1; ; step++ {
+				y := randomSlots(rng, k.enc)
+				cy := k.encrypt(t, y)
+				prod := k.pr.NewCiphertext()
+				err := k.ev.Mul(acc, cy, prod, k.sc)
+				if errors.Is(err, ErrNoiseBudget) {
+					if step < 3 {
+						t.Fatalf("noise budget exhausted after %d products", step-1)
+					}
+					t.Logf("budget exhausted after %d products", step-1)
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if prod.Degree() != 1 {
+					t.Fatalf("product has degree %d", prod.Degree())
+				}
+				for j := range want {
+					want[j] = f.Mul(want[j], y[j])
+				}
+				equalSlots(t, fmt.Sprintf("product %d", step), k.decrypt(prod), want)
+				k.checkNoise(t, fmt.Sprintf("product %d", step), prod)
+				acc = prod
+			}
+			// Squaring (a == b) takes the square's noise rule.
+			sq := k.pr.NewCiphertext()
+			cx := k.encrypt(t, x)
+			if err := k.ev.Mul(cx, cx, sq, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			for j := range x {
+				want[j] = f.Mul(x[j], x[j])
+			}
+			equalSlots(t, "square", k.decrypt(sq), want)
+			k.checkNoise(t, "square", sq)
+			// Out aliasing an operand.
+			cy := k.encrypt(t, x)
+			if err := k.ev.Mul(cx, cy, cx, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			equalSlots(t, "aliased", k.decrypt(cx), want)
+		})
+	}
+}
+
+// TestAddLevels: Add switches the higher operand down; AddOne complements bits.
+func TestAddLevels(t *testing.T) {
+	k := newTestKit(t, ToyM257Literal)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, y := randomSlots(rng, k.enc), randomSlots(rng, k.enc)
+	cx, cy := k.encrypt(t, x), k.encrypt(t, y)
+	if err := k.ev.SwitchToLevel(cy, 2, k.sc); err != nil {
+		t.Fatal(err)
+	}
+	equalSlots(t, "switched", k.decrypt(cy), y)
+	k.checkNoise(t, "switched", cy)
+	sum := k.pr.NewCiphertext()
+	if err := k.ev.Add(cx, cy, sum, k.sc); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Level() != 2 || cx.Level() != k.pr.MaxLevel() {
+		t.Fatalf("sum at level %d, operand at %d", sum.Level(), cx.Level())
+	}
+	want := make([]uint64, len(x))
+	for j := range want {
+		want[j] = x[j] ^ y[j]
+	}
+	equalSlots(t, "add", k.decrypt(sum), want)
+	k.checkNoise(t, "sum", sum)
+	k.ev.AddOne(sum, sum)
+	for j := range want {
+		want[j] ^= 1
+	}
+	equalSlots(t, "add one", k.decrypt(sum), want)
+	// Decryption at every level, down to 0.
+	for sum.Level() > 0 {
+		if err := k.ev.DropLevel(sum, k.sc); err != nil {
+			t.Fatal(err)
+		}
+		equalSlots(t, fmt.Sprintf("level %d", sum.Level()), k.decrypt(sum), want)
+		k.checkNoise(t, fmt.Sprintf("dropped to %d", sum.Level()), sum)
+	}
+	if err := k.ev.DropLevel(sum, k.sc); err == nil {
+		t.Error("DropLevel below 0 succeeded")
+	}
+}
+
+// TestRotateFrobenius: rotations move bits exactly (slot j receives slot
+// j+k) and GF(2^d) values up to the documented Frobenius twist on the
+// wrapped slots; Frobenius raises every slot to 2^j.
+func TestRotateFrobenius(t *testing.T) {
+	for _, lit := range evalSets {
+		k := newTestKit(t, lit)
+		t.Run(fmt.Sprintf("m=%d", k.pr.M()), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, uint64(k.pr.M())))
+			l := k.enc.Slots()
+			f := k.enc.Field()
+			bits := make([]uint64, l)
+			for j := range bits {
+				bits[j] = rng.Uint64() & 1
+			}
+			cb := k.encrypt(t, bits)
+			vals := randomSlots(rng, k.enc)
+			cv := k.encrypt(t, vals)
+			out := k.pr.NewCiphertext()
+			for _, rot := range []int{1, -1, 3} {
+				if err := k.ev.Rotate(cb, rot, out, k.sc); err != nil {
+					t.Fatal(err)
+				}
+				want := make([]uint64, l)
+				for j := range want {
+					want[j] = bits[((j+rot)%l+l)%l]
+				}
+				equalSlots(t, fmt.Sprintf("rotate bits by %d", rot), k.decrypt(out), want)
+				k.checkNoise(t, fmt.Sprintf("rotate %d", rot), out)
+			}
+			// GF(2^d) values, rotation by one: slot j <- slot j+1, the
+			// wrapped slot raised to 2^r.
+			if err := k.ev.Rotate(cv, 1, out, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]uint64, l)
+			for j := range want {
+				want[j] = vals[(j+1)%l]
+			}
+			want[l-1] = f.Frobenius(vals[0], k.enc.RotationFrobenius())
+			equalSlots(t, "rotate values", k.decrypt(out), want)
+			for _, fj := range []int{1, 3} {
+				if err := k.ev.Frobenius(cv, fj, out, k.sc); err != nil {
+					t.Fatal(err)
+				}
+				for j := range want {
+					want[j] = f.Frobenius(vals[j], fj)
+				}
+				equalSlots(t, fmt.Sprintf("frobenius %d", fj), k.decrypt(out), want)
+			}
+			// In place, after a product (lower level).
+			prod := k.pr.NewCiphertext()
+			if err := k.ev.Mul(cv, cv, prod, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			if err := k.ev.Frobenius(prod, 1, prod, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			for j := range want {
+				want[j] = f.Frobenius(vals[j], 2) // (v^2)^2
+			}
+			equalSlots(t, "frobenius of square", k.decrypt(prod), want)
+			bare := NewEvaluator(k.pr, NewEvaluationKeySet(k.ev.keys.Relin))
+			if err := bare.Rotate(cv, 1, out, k.sc); err == nil || !strings.Contains(err.Error(), "no key") {
+				t.Errorf("rotation without a key: err = %v", err)
+			}
+		})
+	}
+}
+
+// TestDepthCheck: the depth check agrees with running the policy.
+func TestDepthCheck(t *testing.T) {
+	k := newTestKit(t, ToyM257Literal)
+	avail := k.pr.DepthAvailable()
+	if avail < 2 {
+		t.Fatalf("DepthAvailable = %d", avail)
+	}
+	if err := k.pr.CheckDepth(avail); err != nil {
+		t.Errorf("CheckDepth(%d): %v", avail, err)
+	}
+	err := k.pr.CheckDepth(avail + 1)
+	want := fmt.Sprintf("AND-depth %d needed, %d available", avail+1, avail)
+	if !errors.Is(err, ErrDepth) || !strings.Contains(err.Error(), want) {
+		t.Errorf("CheckDepth(%d) = %v, want %q", avail+1, err, want)
+	}
+	// Squaring a fresh encryption avail times must succeed.
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := randomSlots(rng, k.enc)
+	ct := k.encrypt(t, x)
+	f := k.enc.Field()
+	for i := 0; i < avail; i++ {
+		if err := k.ev.Mul(ct, ct, ct, k.sc); err != nil {
+			t.Fatalf("square %d of %d: %v", i+1, avail, err)
+		}
+		k.checkNoise(t, fmt.Sprintf("square %d", i+1), ct)
+		for j := range x {
+			x[j] = f.Mul(x[j], x[j])
+		}
+	}
+	equalSlots(t, "squares", k.decrypt(ct), x)
+	t.Logf("m=%d: depth available %d, final level %d", k.pr.M(), avail, ct.Level())
+}

@@ -1,0 +1,313 @@
+package bgv
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Key switching: GHS 3.1 (keys modulo P·Q with special primes P, "modulus
+// raising"), in the hybrid form with digits that GHS suggest at the end of
+// 3.1 (the RNS gadget of Han–Ki / Kim et al., as in HElib and Lattigo).
+//
+// The ciphertext primes are cut into digits D_j (consecutive primes, product
+// Q_j). With w_j = (Q/Q_j)·[(Q/Q_j)^-1]_(Q_j) (w_j ≡ 1 mod the primes of
+// D_j, 0 mod the others) the key from s' to s has one component per digit,
+//
+//	(B_j, A_j) = (-A_j·s + 2e_j + P·w_j·s', A_j)  mod P·Q,
+//
+// so that B_j ≡ 2e_j - A_j·s on the special primes and on the primes outside
+// D_j, and P·s' is added only on the rows of D_j (no math/big at key
+// generation). To switch c (valid under s', level t):
+//
+//  1. c_j = [c]_(Q_j ∩ Q_t) needs no computation: it is rows D_j of c. Extend
+//     it to the other primes of Q_t·P (baseConverter, centred, exact), in
+//     coefficient form, and transform those rows back (modulus raising).
+//  2. (d_0, d_1) = Σ_j c_j·(B_j, A_j) mod Q_t·P: d_0 + d_1·s = P·c·s' +
+//     2·Σ_j c_j·e_j, because Σ_j c_j·w_j ≡ c (mod Q_t) for the centred lifts.
+//  3. Divide by P with the mod-2 correction (scaleDown): (d_0, d_1)/P is
+//     valid under s for c·s', with added noise 2·Σ_j c_j·e_j/P + ⟨δ, s⟩/P.
+//
+// Digit size. The added noise has variance about
+// Σ_j φ(m)·(Q_j²/12)·4σ²/P²; with every Q_j <= P (the automatic partition)
+// it is below φ(m)·σ² ≈ 2^20 at m = 65537, far below the product noise it is
+// added to, so larger digits would only need larger P.
+//
+// Cost and the m = 65537 decision. A switch at level t with k special primes
+// and d digits of α primes costs (t+1) inverse transforms, d·(t+1+k-α)
+// forward transforms for the raised digits, and 2k inverse plus 2(t+1)
+// forward transforms for the division by P, plus O(d·(t+1+k)·φ(m))
+// pointwise work. At m = 65537 a transform is ~2.5 ms per prime, so the
+// transform count decides. With the phase-1 chain (41 primes of 20-42 bits,
+// P = 3×59 bits) digits must be about 177 bits, d ≈ 9, i.e. about
+// 41 + 9·40 + 6 + 82 ≈ 490 transforms per switch at the top and keys of
+// 9·2·44 rows (405 MB per key). The alternative of the phase-1 report (two
+// auxiliary NTT primes, so that level primes of 23-26 bits become usable)
+// gives 41 primes of ≈ 25 bits ≈ 1030 bits and leaves ≈ 740 bits for P, so
+// d = 2: about 41·2 + 2·(41+13-21)·1.6 + 26 + 82·2 ≈ 380 transform
+// equivalents (two-auxiliary transforms count double) and keys of 2·2·54
+// rows (113 MB). Both chains fit 40 levels; the second is ≈ 25% faster per
+// switch and 3.6× smaller in keys, and cheaper per level at every other
+// operation too, so it is the one to build next (see the report); this file
+// is independent of the choice: the partition follows from the primes.
+
+// SwitchingKey switches a ciphertext component from a key s' to the secret
+// key s: one (B_j, A_j) per digit, over all primes of Q·P (RingQP order),
+// in evaluation form. Immutable.
+type SwitchingKey struct {
+	B, A []*Poly
+}
+
+// EvaluationKeySet holds the keys an Evaluator needs: the relinearization
+// key (s² → s) and automorphism keys κ_t(s) → s, addressed by the Galois
+// element t they serve. Not safe for concurrent modification; read-only use
+// is safe.
+type EvaluationKeySet struct {
+	Relin *SwitchingKey
+	auto  map[uint64]*SwitchingKey
+}
+
+// NewEvaluationKeySet returns a set with the given relinearization key and no
+// automorphism keys.
+func NewEvaluationKeySet(relin *SwitchingKey) *EvaluationKeySet {
+	return &EvaluationKeySet{Relin: relin, auto: map[uint64]*SwitchingKey{}}
+}
+
+// AutoKey returns the key for κ_t (t reduced mod m), if present.
+func (ek *EvaluationKeySet) AutoKey(t uint64) (*SwitchingKey, bool) {
+	k, ok := ek.auto[t]
+	return k, ok
+}
+
+// SetAutoKey stores the key for κ_t.
+func (ek *EvaluationKeySet) SetAutoKey(t uint64, key *SwitchingKey) { ek.auto[t] = key }
+
+// GaloisElements lists the elements t with an automorphism key, sorted.
+func (ek *EvaluationKeySet) GaloisElements() []uint64 {
+	out := make([]uint64, 0, len(ek.auto))
+	for t := range ek.auto {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// GenSwitchingKey returns the key from s' to sk, for s' given in evaluation
+// form over (at least) the ciphertext primes.
+func (kg *KeyGenerator) GenSwitchingKey(sk *SecretKey, sPrime *Poly) *SwitchingKey {
+	pr := kg.params
+	r := pr.ringQP
+	top := r.MaxLevel()
+	scratch := r.NewScratch()
+	key := &SwitchingKey{}
+	for _, dg := range pr.digits {
+		a, b := r.NewPoly(top), r.NewPoly(top)
+		kg.sampler.uniform(r, a)
+		twoE(r, kg.sampler.gaussian(r.n), b, scratch)
+		for i := range b.Rows {
+			md := &r.moduli[i]
+			x, y, z := a.Rows[i], sk.qp.Rows[i], b.Rows[i]
+			for k := range z {
+				z[k] = subMod(z[k], md.mul(x[k], y[k]), md.q)
+			}
+		}
+		for _, i := range dg {
+			md := &r.moduli[i]
+			pm := uint64(1)
+			for _, p := range pr.p {
+				pm = md.mul(pm, p%md.q)
+			}
+			src, z := sPrime.Rows[i], b.Rows[i]
+			for k := range z {
+				z[k] = addMod(z[k], md.mul(pm, src[k]), md.q)
+			}
+		}
+		key.B, key.A = append(key.B, b), append(key.A, a)
+	}
+	return key
+}
+
+// GenRelinKey returns the relinearization key s² → s.
+func (kg *KeyGenerator) GenRelinKey(sk *SecretKey) *SwitchingKey {
+	r := kg.params.ringQ
+	s2 := r.NewPoly(r.MaxLevel())
+	r.Mul(sk.S, sk.S, s2)
+	return kg.GenSwitchingKey(sk, s2)
+}
+
+// GenAutoKey returns the key κ_t(s) → s that Automorphism(·, t) needs.
+func (kg *KeyGenerator) GenAutoKey(sk *SecretKey, t uint64) (*SwitchingKey, error) {
+	r := kg.params.ringQ
+	st := r.NewPoly(r.MaxLevel())
+	if err := r.Automorphism(sk.S, t, st); err != nil {
+		return nil, fmt.Errorf("bgv automorphism key: %w", err)
+	}
+	return kg.GenSwitchingKey(sk, st), nil
+}
+
+// GenEvaluationKeys returns the relinearization key and automorphism keys
+// for the given slot rotations (left by k, see Params.RotationElement) and,
+// if frobenius, for κ_(2^j), j = 1..d-1 (GF(2^d) Frobenius maps per slot).
+func (kg *KeyGenerator) GenEvaluationKeys(sk *SecretKey, rotations []int, frobenius bool) (*EvaluationKeySet, error) {
+	pr := kg.params
+	ek := NewEvaluationKeySet(kg.GenRelinKey(sk))
+	var elems []uint64
+	for _, k := range rotations {
+		elems = append(elems, pr.RotationElement(k))
+	}
+	if frobenius {
+		for j := 1; j < pr.d; j++ {
+			elems = append(elems, powMod(2, uint64(j), uint64(pr.m)))
+		}
+	}
+	for _, t := range elems {
+		if _, ok := ek.auto[t]; ok || t == 1 {
+			continue
+		}
+		key, err := kg.GenAutoKey(sk, t)
+		if err != nil {
+			return nil, err
+		}
+		ek.auto[t] = key
+	}
+	return ek, nil
+}
+
+// Scratch is the per-goroutine working memory of the Evaluator's kernels,
+// sized once from the parameters (at m = 65537 with the 41+3-prime chain
+// about 60 MiB).
+type Scratch struct {
+	tr      []uint64   // transform scratch
+	coeff   [][]uint64 // L+1 rows: key-switching input in coefficient form
+	ext     [][]uint64 // L+1+k rows: raised digit / δ rows
+	acc0    [][]uint64 // L+1+k rows: Σ_j c_j·B_j
+	acc1    [][]uint64 // L+1+k rows: Σ_j c_j·A_j
+	y       [][]uint64 // base-extension scratch
+	v       []float64
+	src     [][]uint64 // row headers (no allocation)
+	dst     [][]uint64
+	digit   [][]uint64
+	d0, d1  *Poly // tensor product
+	d2      *Poly
+	opA     *Ciphertext // operands switched down before a multiplication
+	opB     *Ciphertext
+	rotated *Ciphertext
+}
+
+// NewScratch allocates scratch for one goroutine.
+func (ev *Evaluator) NewScratch() *Scratch { return ev.params.NewScratch() }
+
+// NewScratch allocates scratch for one goroutine.
+func (pr *Params) NewScratch() *Scratch {
+	L, k, n := len(pr.q), len(pr.p), pr.n
+	rows := func(c int) [][]uint64 {
+		out := make([][]uint64, c)
+		back := make([]uint64, c*n)
+		for i := range out {
+			out[i] = back[i*n : (i+1)*n : (i+1)*n]
+		}
+		return out
+	}
+	r := pr.ringQ
+	return &Scratch{
+		tr: pr.ringQ.NewScratch(), coeff: rows(L), ext: rows(L + k),
+		acc0: rows(L + k), acc1: rows(L + k), y: rows(L + k), v: make([]float64, n),
+		src: make([][]uint64, L+k), dst: make([][]uint64, L+k), digit: make([][]uint64, L+k),
+		d0: r.NewPoly(L - 1), d1: r.NewPoly(L - 1), d2: r.NewPoly(L - 1),
+		opA: pr.NewCiphertext(), opB: pr.NewCiphertext(), rotated: pr.NewCiphertext(),
+	}
+}
+
+// keySwitch sets (out0, out1) at c's level to the key switch of c (valid
+// under the key's s') to s: out0 + out1·s = c·s' + small even noise. c,
+// out0 and out1 are in evaluation form; out0 and out1 must not alias c.
+// Allocates nothing.
+func (pr *Params) keySwitch(c *Poly, key *SwitchingKey, out0, out1 *Poly, sc *Scratch) {
+	t := c.Level()
+	lv := &pr.rns[t]
+	r := pr.ringQP
+	nExt := len(lv.qp)
+	for i := 0; i <= t; i++ {
+		r.transforms[i].Inverse(c.Rows[i], sc.coeff[i], sc.tr)
+	}
+	for j := range lv.digits {
+		dg := &lv.digits[j]
+		src, dst, digit := sc.src[:len(dg.src)], sc.dst[:len(dg.dst)], sc.digit[:nExt]
+		for a, row := range dg.src {
+			src[a] = sc.coeff[row]
+			digit[row] = c.Rows[row] // c mod the digit's primes, already in evaluation form
+		}
+		for a, row := range dg.dst {
+			dst[a] = sc.ext[row]
+			digit[row] = sc.ext[row]
+		}
+		dg.conv.convert(src, dst, sc.y, sc.v)
+		for _, row := range dg.dst {
+			r.transforms[lv.qp[row]].Forward(sc.ext[row], sc.ext[row], sc.tr)
+		}
+		b, a := key.B[dg.key], key.A[dg.key]
+		for row := 0; row < nExt; row++ {
+			idx := lv.qp[row]
+			md := &r.moduli[idx]
+			x, kb, ka := digit[row][:r.n], b.Rows[idx][:r.n], a.Rows[idx][:r.n]
+			z0, z1 := sc.acc0[row][:r.n], sc.acc1[row][:r.n]
+			if j == 0 {
+				for k := range x {
+					z0[k] = md.mul(x[k], kb[k])
+					z1[k] = md.mul(x[k], ka[k])
+				}
+				continue
+			}
+			for k := range x {
+				z0[k] = addMod(z0[k], md.mul(x[k], kb[k]), md.q)
+				z1[k] = addMod(z1[k], md.mul(x[k], ka[k]), md.q)
+			}
+		}
+	}
+	pr.divideByP(t, sc.acc0[:nExt], out0, sc)
+	pr.divideByP(t, sc.acc1[:nExt], out1, sc)
+}
+
+// divideByP sets out (level t) to the mod-2-corrected quotient of x (rows of
+// Q_t·P, evaluation form) by P. Allocates nothing.
+func (pr *Params) divideByP(t int, x [][]uint64, out *Poly, sc *Scratch) {
+	lv := &pr.rns[t]
+	sd := lv.modDown
+	r := pr.ringQP
+	k := len(pr.p)
+	pc := sc.src[:k]
+	for j := 0; j < k; j++ {
+		pc[j] = sc.coeff[j] // the coefficient rows are free again here
+		r.transforms[lv.qp[t+1+j]].Inverse(x[t+1+j], pc[j], sc.tr)
+	}
+	delta := sc.dst[:t+1]
+	for i := range delta {
+		delta[i] = sc.ext[i]
+	}
+	sd.conv.convert(pc, delta, sc.y, sc.v)
+	for i := 0; i <= t; i++ {
+		r.transforms[i].Forward(delta[i], delta[i], sc.tr)
+		sd.finish(i, x[i], delta[i], out.Rows[i])
+	}
+}
+
+// dropLevel switches p in place from level t to t-1: p ← (p - δ)/p_t with
+// the mod-2 correction (GHS 3.2, appendix E): one inverse transform (row t)
+// and t forward transforms. Allocates nothing.
+func (pr *Params) dropLevel(p *Poly, sc *Scratch) {
+	t := p.Level()
+	sd := pr.rns[t].drop
+	r := pr.ringQ
+	r.transforms[t].Inverse(p.Rows[t], sc.coeff[0], sc.tr)
+	src := sc.src[:1]
+	src[0] = sc.coeff[0]
+	delta := sc.dst[:t]
+	for i := range delta {
+		delta[i] = sc.ext[i]
+	}
+	sd.conv.convert(src, delta, sc.y, sc.v)
+	for i := 0; i < t; i++ {
+		r.transforms[i].Forward(delta[i], delta[i], sc.tr)
+		sd.finish(i, p.Rows[i], delta[i], p.Rows[i])
+	}
+	p.Rows = p.Rows[:t]
+}
