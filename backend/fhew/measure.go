@@ -4,85 +4,271 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 )
 
-// Measurement tooling for the paper's Table 3 and Figure 2 on this machine
-// (used by `hcc bench fhew`). Every function generates fresh keys from
-// crypto/rand and runs single-threaded.
+// Measurement tooling for the seed paper's Table 3 and Figure 2 on this
+// machine (used by `hcc bench fhew`). Every function generates fresh keys
+// from crypto/rand.
+
+// MeasureOptions configures a measurement.
+type MeasureOptions struct {
+	// NAND is the number of timed NAND gates (after one warm-up gate per
+	// goroutine).
+	NAND int
+	// NoiseSamples is the number of two-input gate sums whose noise is
+	// measured (each takes two bootstraps); 0 skips the noise measurement.
+	NoiseSamples int
+	// Threads is the number of goroutines sharing one evaluator (each with
+	// its own scratch); 0 means 1. With more than one, NAND times are
+	// latencies under contention and Table3Row.NANDPerSec the throughput.
+	Threads int
+	// Progress, if not nil, is told after each gate how far the current
+	// stage ("keygen", "nand", "noise", ...) is. It may be called from
+	// several goroutines at once and must be cheap.
+	Progress func(stage string, done, total int)
+}
+
+func (o MeasureOptions) threads() int {
+	if o.Threads < 1 {
+		return 1
+	}
+	return o.Threads
+}
+
+func (o MeasureOptions) progress(stage string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(stage, done, total)
+	}
+}
 
 // Table3Row is one (parameter set, method) row of Table 3.
 type Table3Row struct {
-	// Set, Method and Window identify the row.
+	// Set, Method and Window identify the row (Set is the base set's name,
+	// without WithMethod's suffix).
 	Set    string
 	Method Method
 	Window int
+	// Threads is the number of goroutines that timed NAND gates.
+	Threads int
 	// NAND time over the timed gates, in milliseconds.
 	NANDMeanMs, NANDMedianMs float64
-	// Key sizes in MB (10^6 bytes): blind-rotation keys and the whole
-	// evaluation key in memory, and the evaluation-key file.
+	// NANDPerSec is the NAND throughput over all goroutines.
+	NANDPerSec float64
+	// Key sizes in MB (10^6 bytes): blind-rotation keys (RGSW and
+	// automorphism keys) and the whole evaluation key in memory, and the
+	// evaluation-key file (public uniform parts regenerated from a seed).
 	BRKeyMB, EvalKeyMB, FileMB float64
 	// KeyGenSec is the evaluation-key generation time.
 	KeyGenSec float64
 	// Noise is the measured noise (MeasureNoise).
 	Noise NoiseMeasurement
+	// Log2FailureLo and Log2FailureHi bound Noise.Log2Failure by the
+	// sampling error of the measured standard deviation (95%, normal
+	// approximation σ·(1 ± 1.96/√(2·samples))).
+	Log2FailureLo, Log2FailureHi float64
+	// Model predictions (Params.Noise, Params.GateFailureLog2 for weights
+	// 1, 1) in the units of Noise.
+	ModelOutputStd, ModelGateStd, ModelLog2Failure float64
 	// Automorphisms per bootstrap, measured and by Theorem 1/2.
 	AutosMeasured, AutosTheorem float64
 }
 
+// baseName strips WithMethod's "/method/w" suffix.
+func baseName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' {
+			return name[:i]
+		}
+	}
+	return name
+}
+
 // MeasureTable3Row generates keys for p, times nand NAND gates (after one
-// warm-up) and measures the noise over noiseSamples gates.
+// warm-up) and measures the noise over noiseSamples gates, single-threaded.
 func MeasureTable3Row(p Params, nand, noiseSamples int) (Table3Row, error) {
-	row := Table3Row{Set: p.lit.Name, Method: p.lit.Method, Window: p.window}
+	return MeasureTable3(p, MeasureOptions{NAND: nand, NoiseSamples: noiseSamples})
+}
+
+// measuredKeys is a fresh key set with its generation time.
+type measuredKeys struct {
+	sk  *SecretKey
+	ek  *EvaluationKey
+	ev  *Evaluator
+	sec float64
+}
+
+func genMeasuredKeys(p Params) (measuredKeys, error) {
 	sk, err := NewSecretKey(p)
 	if err != nil {
-		return row, err
+		return measuredKeys{}, fmt.Errorf("fhew: secret key for %s: %w", p.lit.Name, err)
 	}
 	start := time.Now()
 	ek, err := GenEvaluationKey(sk)
 	if err != nil {
-		return row, err
+		return measuredKeys{}, fmt.Errorf("fhew: evaluation key for %s: %w", p.lit.Name, err)
 	}
-	row.KeyGenSec = time.Since(start).Seconds()
-	br, total := ek.SizeBytes()
-	row.BRKeyMB, row.EvalKeyMB = float64(br)/1e6, float64(total)/1e6
-	data, err := ek.MarshalBinary()
-	if err != nil {
-		return row, err
-	}
-	row.FileMB = float64(len(data)) / 1e6
+	sec := time.Since(start).Seconds()
 	ev, err := NewEvaluator(p, ek)
 	if err != nil {
-		return row, err
+		return measuredKeys{}, err
 	}
-	enc, err := NewEncryptor(sk)
+	return measuredKeys{sk: sk, ek: ek, ev: ev, sec: sec}, nil
+}
+
+// MeasureTable3 measures one row of Table 3 for p with fresh keys.
+func MeasureTable3(p Params, opt MeasureOptions) (Table3Row, error) {
+	row := Table3Row{Set: baseName(p.lit.Name), Method: p.lit.Method, Window: p.window, Threads: opt.threads()}
+	opt.progress("keygen", 0, 1)
+	k, err := genMeasuredKeys(p)
 	if err != nil {
 		return row, err
 	}
-	sc := NewScratch(p)
-	x, y, out := enc.EncryptNew(1), enc.EncryptNew(1), NewCiphertext(p)
-	ev.NAND(x, y, out, sc) // warm-up
-	times := make([]float64, nand)
-	for i := range times {
-		t0 := time.Now()
-		ev.NAND(x, y, out, sc)
-		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
-		if b, err := sk.Decrypt(out); err != nil || b != 0 {
-			return row, fmt.Errorf("fhew: NAND(1,1) decrypted to %d (%v) at %s", b, err, p.lit.Name)
-		}
+	opt.progress("keygen", 1, 1)
+	row.KeyGenSec = k.sec
+	br, total := k.ek.SizeBytes()
+	row.BRKeyMB, row.EvalKeyMB = float64(br)/1e6, float64(total)/1e6
+	data, err := k.ek.MarshalBinary()
+	if err != nil {
+		return row, fmt.Errorf("fhew: marshal evaluation key of %s: %w", p.lit.Name, err)
 	}
-	a, n := sc.Automorphisms()
-	row.AutosMeasured = float64(a) / float64(n)
-	row.AutosTheorem = p.Noise().ExpectedAutomorphisms
+	row.FileMB = float64(len(data)) / 1e6
+	data = nil
+
+	times, autos, wall, err := timeNAND(k, opt)
+	if err != nil {
+		return row, err
+	}
 	row.NANDMeanMs, row.NANDMedianMs = meanMedian(times)
-	if noiseSamples > 0 {
-		if row.Noise, err = MeasureNoise(sk, ev, noiseSamples); err != nil {
+	row.NANDPerSec = float64(len(times)) / wall
+	row.AutosMeasured = autos
+	m := p.Noise()
+	row.AutosTheorem = m.ExpectedAutomorphisms
+	row.ModelOutputStd = math.Sqrt(m.Output)
+	row.ModelGateStd = math.Sqrt(2*m.Output + m.KeySwitch + m.Rounding)
+	row.ModelLog2Failure = p.GateFailureLog2([]int{1, 1})
+	if opt.NoiseSamples > 0 {
+		if row.Noise, err = measureNoise(k.sk, k.ev, opt.NoiseSamples, opt.threads(), opt.Progress); err != nil {
 			return row, err
 		}
+		d := 1.96 / math.Sqrt(2*float64(opt.NoiseSamples))
+		row.Log2FailureLo = log2GaussTail(p.margin() / (row.Noise.GateStd * (1 - d)))
+		row.Log2FailureHi = log2GaussTail(p.margin() / (row.Noise.GateStd * (1 + d)))
 	}
 	return row, nil
+}
+
+// timeNAND times opt.NAND NAND gates on opt.Threads goroutines sharing
+// k.ev, checking every result. It returns the per-gate times in ms, the
+// automorphisms per bootstrap and the wall time in seconds.
+func timeNAND(k measuredKeys, opt MeasureOptions) (times []float64, autos, wall float64, err error) {
+	p := k.ev.params
+	threads := opt.threads()
+	times = make([]float64, opt.NAND)
+	var (
+		mu         sync.Mutex
+		firstErr   error
+		nAuto, nBS int
+		done       int
+	)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for t := 0; t < threads; t++ {
+		enc, e := NewEncryptor(k.sk)
+		if e != nil {
+			return nil, 0, 0, e
+		}
+		wg.Add(1)
+		go func(t int) {
+			defer wg.Done()
+			sc := NewScratch(p)
+			x, y, out := enc.EncryptNew(1), enc.EncryptNew(1), NewCiphertext(p)
+			k.ev.NAND(x, y, out, sc) // warm-up
+			for i := t; i < len(times); i += threads {
+				t0 := time.Now()
+				k.ev.NAND(x, y, out, sc)
+				times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
+				if b, e := k.sk.Decrypt(out); e != nil || b != 0 {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("fhew: NAND(1,1) decrypted to %d (%v) at %s", b, e, p.lit.Name)
+					}
+					mu.Unlock()
+					return
+				}
+				mu.Lock()
+				done++
+				d := done
+				mu.Unlock()
+				opt.progress("nand", d, len(times))
+			}
+			a, n := sc.Automorphisms()
+			mu.Lock()
+			nAuto, nBS = nAuto+a, nBS+n
+			mu.Unlock()
+		}(t)
+	}
+	wg.Wait()
+	wall = time.Since(start).Seconds()
+	if firstErr != nil {
+		return nil, 0, 0, firstErr
+	}
+	if nBS > 0 {
+		autos = float64(nAuto) / float64(nBS)
+	}
+	return times, autos, wall, nil
+}
+
+// measureNoise is MeasureNoise split over threads goroutines.
+func measureNoise(sk *SecretKey, ev *Evaluator, count, threads int, progress func(string, int, int)) (NoiseMeasurement, error) {
+	p := ev.params
+	if sk.params.lit != p.lit {
+		return NoiseMeasurement{}, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
+	}
+	var (
+		mu          sync.Mutex
+		out2, gate2 float64
+		done        int
+		firstErr    error
+		wg          sync.WaitGroup
+	)
+	tick := func() {
+		mu.Lock()
+		done++
+		d := done
+		mu.Unlock()
+		if progress != nil {
+			progress("noise", d, count)
+		}
+	}
+	for t := 0; t < threads; t++ {
+		c := count / threads
+		if t < count%threads {
+			c++
+		}
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			o, g, err := noiseSums(sk, ev, c, tick)
+			mu.Lock()
+			defer mu.Unlock()
+			out2, gate2 = out2+o, gate2+g
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}(c)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return NoiseMeasurement{}, firstErr
+	}
+	m := NoiseMeasurement{Samples: count, OutputStd: math.Sqrt(out2 / float64(2*count)), GateStd: math.Sqrt(gate2 / float64(count))}
+	m.Log2Failure = log2GaussTail(p.margin() / m.GateStd)
+	return m, nil
 }
 
 func meanMedian(xs []float64) (mean, median float64) {
@@ -102,59 +288,31 @@ func meanMedian(xs []float64) (mean, median float64) {
 	return mean, median
 }
 
-// WriteTable3CSV writes rows as CSV with a header line.
+// Table3CSVHeader is the header line WriteTable3CSV writes.
+var Table3CSVHeader = []string{"set", "method", "w", "threads", "nand_mean_ms", "nand_median_ms", "nand_per_s",
+	"br_key_mb", "eval_key_mb", "file_mb", "keygen_s", "noise_samples", "output_std", "model_output_std",
+	"gate_std", "model_gate_std", "log2_failure", "log2_failure_lo", "log2_failure_hi", "model_log2_failure",
+	"autos", "autos_theorem"}
+
+// WriteTable3CSV writes rows as CSV with a header line (Table3CSVHeader).
+// Noise standard deviations are fractions of the circle (the modulus).
 func WriteTable3CSV(w io.Writer, rows []Table3Row) error {
 	cw := csv.NewWriter(w)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-	_ = cw.Write([]string{"set", "method", "w", "nand_mean_ms", "nand_median_ms", "br_key_mb", "eval_key_mb",
-		"file_mb", "keygen_s", "noise_std", "gate_noise_std", "log2_failure", "autos", "autos_theorem"})
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+	if err := cw.Write(Table3CSVHeader); err != nil {
+		return err
+	}
 	for _, r := range rows {
-		_ = cw.Write([]string{r.Set, r.Method.String(), strconv.Itoa(r.Window), f(r.NANDMeanMs), f(r.NANDMedianMs),
-			f(r.BRKeyMB), f(r.EvalKeyMB), f(r.FileMB), f(r.KeyGenSec), strconv.FormatFloat(r.Noise.OutputStd, 'g', 4, 64),
-			strconv.FormatFloat(r.Noise.GateStd, 'g', 4, 64), f(r.Noise.Log2Failure), f(r.AutosMeasured), f(r.AutosTheorem)})
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// Figure2Point is the NAND time of one (method, w).
-type Figure2Point struct {
-	// Method and Window identify the point.
-	Method Method
-	Window int
-	// NANDMedianMs is the median NAND time in milliseconds.
-	NANDMedianMs float64
-	// Autos is the measured number of automorphisms per bootstrap.
-	Autos float64
-}
-
-// MeasureFigure2 times nand NAND gates for LMKCDEY and Signed at every
-// window in ws on base's parameters (Figure 2 of the seed paper).
-func MeasureFigure2(base Params, ws []int, nand int) ([]Figure2Point, error) {
-	var out []Figure2Point
-	for _, m := range []Method{MethodLMKCDEY, MethodSigned} {
-		for _, w := range ws {
-			p, err := base.WithMethod(m, w)
-			if err != nil {
-				return out, err
-			}
-			row, err := MeasureTable3Row(p, nand, 0)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, Figure2Point{Method: m, Window: w, NANDMedianMs: row.NANDMedianMs, Autos: row.AutosMeasured})
+		rec := []string{r.Set, r.Method.String(), strconv.Itoa(r.Window), strconv.Itoa(r.Threads),
+			f(r.NANDMeanMs), f(r.NANDMedianMs), f(r.NANDPerSec),
+			f(r.BRKeyMB), f(r.EvalKeyMB), f(r.FileMB), f(r.KeyGenSec), strconv.Itoa(r.Noise.Samples),
+			g(r.Noise.OutputStd), g(r.ModelOutputStd), g(r.Noise.GateStd), g(r.ModelGateStd),
+			f(r.Noise.Log2Failure), f(r.Log2FailureLo), f(r.Log2FailureHi), f(r.ModelLog2Failure),
+			f(r.AutosMeasured), f(r.AutosTheorem)}
+		if err := cw.Write(rec); err != nil {
+			return err
 		}
-	}
-	return out, nil
-}
-
-// WriteFigure2CSV writes points as CSV: method, w, median NAND ms, autos.
-func WriteFigure2CSV(w io.Writer, pts []Figure2Point) error {
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"method", "w", "nand_median_ms", "autos"})
-	for _, p := range pts {
-		_ = cw.Write([]string{p.Method.String(), strconv.Itoa(p.Window),
-			strconv.FormatFloat(p.NANDMedianMs, 'f', 3, 64), strconv.FormatFloat(p.Autos, 'f', 1, 64)})
 	}
 	cw.Flush()
 	return cw.Error()

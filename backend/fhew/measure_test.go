@@ -2,7 +2,9 @@ package fhew
 
 import (
 	"bytes"
+	"math"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -43,5 +45,55 @@ func TestMeasureTable3AndFigure2(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "\n"); n != 5 {
 		t.Fatalf("figure CSV has %d lines:\n%s", n, b.String())
+	}
+}
+
+func TestMeasureTable3Threads(t *testing.T) {
+	p, err := NewParams(ToySigned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages := map[string]int{}
+	var mu sync.Mutex
+	row, err := MeasureTable3(p, MeasureOptions{NAND: 6, NoiseSamples: 10, Threads: 2, Progress: func(s string, done, total int) {
+		mu.Lock()
+		stages[s] = max(stages[s], done)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.Threads != 2 || row.NANDPerSec <= 0 || row.Noise.Samples != 10 {
+		t.Fatalf("row %+v", row)
+	}
+	if !(row.Log2FailureLo <= row.Noise.Log2Failure && row.Noise.Log2Failure <= row.Log2FailureHi) {
+		t.Fatalf("interval [%g, %g] misses %g", row.Log2FailureLo, row.Log2FailureHi, row.Noise.Log2Failure)
+	}
+	if row.ModelLog2Failure != p.GateFailureLog2([]int{1, 1}) || row.ModelGateStd <= row.ModelOutputStd {
+		t.Fatalf("model columns %+v", row)
+	}
+	if stages["keygen"] != 1 || stages["nand"] != 6 || stages["noise"] != 10 {
+		t.Fatalf("progress %v", stages)
+	}
+}
+
+func TestSignTest(t *testing.T) {
+	for _, c := range []struct {
+		k, n int
+		want float64
+	}{
+		{5, 10, 0},                          // capped at 1
+		{0, 10, math.Log2(2.0 / 1024)},      // 2·2^-10
+		{10, 10, math.Log2(2.0 / 1024)},     // symmetric
+		{1, 10, math.Log2(2.0 * 11 / 1024)}, // 2·(1+10)/2^10
+		{0, 0, 0},
+	} {
+		if got := signTestLog2P(c.k, c.n); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("signTestLog2P(%d, %d) = %g, want %g", c.k, c.n, got, c.want)
+		}
+	}
+	cmp := compareRounds(Figure2Point{}, Figure2Point{}, []float64{1, 2, 3, 4}, []float64{2, 4, 3, 2})
+	if cmp.Rounds != 4 || cmp.AFaster != 2 || cmp.Ratio != 0.75 {
+		t.Fatalf("comparison %+v", cmp)
 	}
 }

@@ -1,7 +1,6 @@
 package fhew
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -123,17 +122,20 @@ type NoiseMeasurement struct {
 // the output noise, then forms count two-input sums of those outputs and
 // measures the error at the blind-rotation input, decrypting with sk.
 func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, error) {
+	return measureNoise(sk, ev, count, 1, nil)
+}
+
+// noiseSums accumulates, over count samples, the squared output errors of
+// two bootstraps and the squared error of their sum at the blind-rotation
+// input (circle units); done is called after each sample if not nil.
+func noiseSums(sk *SecretKey, ev *Evaluator, count int, done func()) (out2, gate2 float64, err error) {
 	p := ev.params
-	if sk.params.lit != p.lit {
-		return NoiseMeasurement{}, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
-	}
 	enc, err := NewEncryptor(sk)
 	if err != nil {
-		return NoiseMeasurement{}, err
+		return 0, 0, err
 	}
 	sc := NewScratch(p)
 	x, y := NewCiphertext(p), NewCiphertext(p)
-	var out2, gate2 float64
 	qks, M := float64(p.qks), p.M
 	for i := 0; i < count; i++ {
 		bx, by := i&1, (i>>1)&1
@@ -155,8 +157,9 @@ func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, er
 		}
 		e := float64(d) / float64(M)
 		gate2 += e * e
+		if done != nil {
+			done()
+		}
 	}
-	m := NoiseMeasurement{Samples: count, OutputStd: math.Sqrt(out2 / float64(2*count)), GateStd: math.Sqrt(gate2 / float64(count))}
-	m.Log2Failure = log2GaussTail(p.margin() / m.GateStd)
-	return m, nil
+	return out2, gate2, nil
 }
