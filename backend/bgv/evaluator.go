@@ -3,7 +3,6 @@ package bgv
 import (
 	"errors"
 	"fmt"
-	"math"
 )
 
 // Evaluator computes on ciphertexts with the evaluation keys. It is
@@ -37,7 +36,7 @@ func (ev *Evaluator) Params() *Params { return ev.params }
 // zero noise).
 func (pr *Params) NewCiphertext() *Ciphertext {
 	L := pr.MaxLevel()
-	return &Ciphertext{Value: []*Poly{pr.ringQ.NewPoly(L), pr.ringQ.NewPoly(L)}, Noise: NoiseEstimate{LogVar: math.Inf(-1)}}
+	return &Ciphertext{Value: []*Poly{pr.ringQ.NewPoly(L), pr.ringQ.NewPoly(L)}, }
 }
 
 // setLevel sets the level of a degree-1 ciphertext (within its capacity).
@@ -129,7 +128,7 @@ func (ev *Evaluator) AddOne(a, out *Ciphertext) {
 		}
 	}
 	out.Value[1].CopyFrom(a.Value[1])
-	out.Noise = addNoise(a.Noise, NoiseEstimate{LogVar: 0, Power: 1})
+	out.Noise = a.Noise.with(0, 0, 0) // the constant 1 has energy 1 per point
 }
 
 // SetConstant sets out to the trivial (noiseless) encryption (μ, 0) of the
@@ -148,9 +147,9 @@ func (ev *Evaluator) SetConstant(v bool, out *Ciphertext) {
 	for _, row := range out.Value[1].Rows {
 		clear(row)
 	}
-	out.Noise = NoiseEstimate{LogVar: math.Inf(-1)}
+	out.Noise = NoiseEstimate{}
 	if v {
-		out.Noise = NoiseEstimate{LogVar: 0, Power: 1}
+		out.Noise = out.Noise.with(0, 0, 0)
 	}
 }
 
@@ -230,7 +229,7 @@ func (ev *Evaluator) Mul(a, b, out *Ciphertext, sc *Scratch) error {
 	t, noise, ok := pr.mulPlan(a.Noise, a.Level(), b.Noise, b.Level(), square)
 	if !ok {
 		return fmt.Errorf("bgv mul: product noise 2^%.1f at level %d (log2 Q = %.1f): %w",
-			pr.boundOf(noise.LogVar), t, pr.logQ(t), ErrNoiseBudget)
+			pr.boundOf(noise), t, pr.logQ(t), ErrNoiseBudget)
 	}
 	x := ev.operandAt(a, t, sc.opA, sc)
 	y := x

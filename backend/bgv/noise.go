@@ -4,53 +4,92 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Noise estimates (GHS 3.3, dynamic noise management).
 //
-// Every ciphertext carries a NoiseEstimate: LogVar, log2 of the variance of
-// the coefficients of its noise ν = μ + 2e (the phase Σ c_i·s^i centred mod
-// Q_t), under the heuristic that coefficients behave as independent centred
-// variables, and Power, a correction for the heavy tails that that heuristic
-// misses:
+// The model works in the canonical embedding, where products are pointwise:
+// w is the mean of |ν(ζ^j)|² over the φ(m) primitive roots (the "energy per
+// point") of the noise ν = μ + 2e (the phase Σ c_i·s^i centred mod Q_t).
 //
-//   - sums add variances; automorphisms keep them (they permute the
-//     canonical values);
-//   - a product is a cyclic convolution of length m: variance m·v_1·v_2 for
-//     independent noises. But noises are not independent: the rounding of
-//     every modulus switch is δ_0/p + (δ_1/p)·s, so noises share powers of
-//     the secret s, and a square shares all of its factor. In the canonical
-//     embedding the product is pointwise, and for Gaussian canonical values
-//     E|x|^(2k) = k!·(E|x|²)^k, so a product of noises that carry powers a
-//     and b of shared Gaussian factors has variance C(a+b, a) times the
-//     independent value (C(2a, a) for a square). Power counts those factors:
-//     0 for fresh noise (independent of other ciphertexts' as measured: the
-//     shared public-key error and s terms do not show at m = 257), 1 for
-//     rounding noise, a+b for products, 2·max(a, 1) for squares; modulus
-//     switching resets it to 1 when the rounding term dominates. The factor is capped
-//     at ln(φ(m))^min(a, b), the ratio max_ζ |s(ζ)|² / E|s(ζ)|² that bounds
-//     the growth once the largest canonical value dominates. Measured at
-//     m = 257 without this correction the estimate fell behind by 1-4 bits
-//     per level on chains of products and by 12 bits after six squarings;
-//   - dividing by p (modulus switching, key switching's division by P) gives
-//     v/p² plus the rounding term ⟨δ, s⟩/p with δ/p uniform in [-1, 1):
-//     1/3 + 2·φ(m)·(1/3)·(2/3) (see floorLogVar; the 2 accounts for the
-//     reduction mod Φ_m, which subtracts the top coefficient of the
-//     convolution from all others).
+//   - A polynomial with independent coefficients of variance v and a zero
+//     top coefficient (fresh errors, keys, rounding terms) has w ≈ m·v.
+//   - Products multiply energies, w_ab = w_a·w_b, for independent factors;
+//     sums add them; automorphisms permute the points and keep them.
+//   - Division by p (modulus switching, key switching's division by P)
+//     gives w/p² plus the rounding term δ_0/p + (δ_1/p)·s, δ_i/p uniform in
+//     [-1, 1) (variance 1/3), s ternary (2/3): m/3 + (m/3)·(2m/3).
+//   - Decryption sees the power-basis coefficients mod Φ_m. For the length-m
+//     DFT, Parseval gives Σ_(j≠0)|ν̂_j|² + |ν̂_0|² = m·Σ|ν_i|², and reducing
+//     a product mod Φ_m makes ν̂_0 = -Σ_j ν̂_j·ω^j as large as the rest, so the
+//     coefficient variance is about 2w/m (w/m for fresh noise). The largest
+//     of φ(m) Gaussian coefficients stays below z·sqrt(2w/m) with
+//     z = sqrt(2·ln(2φ(m)·2^30)) except with probability ~2^-30 (NoiseBound).
 //
-// The largest of φ(m) Gaussian coefficients stays below z·sqrt(2v) with
-// z = sqrt(2·ln(2φ(m)·2^30)) except with probability about 2^-30
-// (NoiseBound; the factor 2 covers the reduction mod Φ_m). Measured maxima
-// are about sqrt(2·ln φ(m))·σ, so the bound is one to three bits above them.
+// Noises are not independent. Every rounding term carries the secret s,
+// every public-key encryption carries the public key's error e (in e·u),
+// and a square multiplies a noise by itself. For a Gaussian value x,
+// E|x|^(2k) = k!·(E|x|²)^k, so shared factors make products grow by binomial
+// factors. The estimate therefore splits the energy into components (i, j):
+// the parts that carry e^i·s^j (times independent factors). The product of
+// components (i, j) and (k, l) lands in (i+k, j+l) with energy
+// w·w'·C(i+k, i)·C(j+l, j), each binomial capped at ln(φ(m))^min(·,·) (the
+// growth once the largest canonical value dominates). A square also shares
+// its independent parts: diagonal terms get C(2o, o) with o = max(own, 1)
+// (own = the power of the ciphertext's own noise, 2o afterwards), cross
+// terms twice the plain product. Measured at m = 257: without the split
+// the estimate fell behind by 1-4 bits per level on product chains; with
+// e and s lumped into one factor it ran 13 bits ahead after a product tree
+// of depth 4. Errors compound: in a product tree an estimate's error in
+// bits doubles with every level until a modulus switch brings the noise
+// back to the rounding floor, where the estimate is exact again.
 
-// NoiseEstimate is a ciphertext's noise estimate (see above).
+// noiseE and noiseS bound the tracked powers of e and s; higher powers are
+// accumulated in the last row/column.
+const (
+	noiseE = 8
+	noiseS = 16
+)
+
+// NoiseEstimate is a ciphertext's noise estimate (see above). The zero value
+// is a noiseless ciphertext.
 type NoiseEstimate struct {
-	// LogVar is log2 of the estimated variance of the noise coefficients
-	// (-Inf for a noiseless ciphertext).
-	LogVar float64
-	// Power is the number of shared Gaussian factors in the noise (>= 1 once
-	// there is noise), which governs the heavy-tail correction of products.
-	Power int
+	logW [noiseE][noiseS]float64 // log2 energy of component (i, j)
+	used [noiseE]uint32          // bit j of used[i] set iff (i, j) is present
+	own  int                     // power of the ciphertext's own noise (squares)
+}
+
+// with returns a with energy 2^lw added to component (i, j).
+func (a NoiseEstimate) with(i, j int, lw float64) NoiseEstimate {
+	i, j = min(i, noiseE-1), min(j, noiseS-1)
+	if a.used[i]>>uint(j)&1 == 0 {
+		a.logW[i][j], a.used[i] = lw, a.used[i]|1<<uint(j)
+	} else {
+		a.logW[i][j] = logAdd(a.logW[i][j], lw)
+	}
+	return a
+}
+
+// LogEnergy returns log2 of the total estimated energy w (-Inf if none).
+func (a NoiseEstimate) LogEnergy() float64 {
+	t := math.Inf(-1)
+	for i := range noiseE {
+		for u := a.used[i]; u != 0; u &= u - 1 {
+			t = logAdd(t, a.logW[i][bits.TrailingZeros32(u)])
+		}
+	}
+	return t
+}
+
+// scaled returns a with every energy multiplied by 2^d.
+func (a NoiseEstimate) scaled(d float64) NoiseEstimate {
+	for i := range noiseE {
+		for u := a.used[i]; u != 0; u &= u - 1 {
+			a.logW[i][bits.TrailingZeros32(u)] += d
+		}
+	}
+	return a
 }
 
 // errorVariance is the variance of the error distribution (centred binomial).
@@ -61,15 +100,22 @@ func noiseZ(n int) float64 { return math.Sqrt(2 * (math.Log(2*float64(n)) + 30*m
 
 // NoiseBound returns log2 of the estimated bound on the largest coefficient
 // of ct's noise (comparable with Decryptor.NoiseBits).
-func (pr *Params) NoiseBound(ct *Ciphertext) float64 { return pr.boundOf(ct.Noise.LogVar) }
+func (pr *Params) NoiseBound(ct *Ciphertext) float64 { return pr.boundOf(ct.Noise) }
 
-func (pr *Params) boundOf(logVar float64) float64 {
-	return 0.5*(logVar+1) + math.Log2(noiseZ(pr.n))
+func (pr *Params) boundOf(a NoiseEstimate) float64 {
+	return 0.5*(a.LogEnergy()+1-math.Log2(float64(pr.m))) + math.Log2(noiseZ(pr.n))
 }
 
 // addNoise is the estimate of a sum.
 func addNoise(a, b NoiseEstimate) NoiseEstimate {
-	return NoiseEstimate{LogVar: logAdd(a.LogVar, b.LogVar), Power: max(a.Power, b.Power)}
+	for i := range noiseE {
+		for u := b.used[i]; u != 0; u &= u - 1 {
+			j := bits.TrailingZeros32(u)
+			a = a.with(i, j, b.logW[i][j])
+		}
+	}
+	a.own = max(a.own, b.own)
+	return a
 }
 
 // logAdd returns log2(2^a + 2^b).
@@ -83,37 +129,25 @@ func logAdd(a, b float64) float64 {
 	return a + math.Log2(1+math.Exp2(b-a))
 }
 
-// freshLogVar is the noise of a fresh encryption: symmetric 2e + μ, public
-// key 2(e·u + e_0 + e_1·s) + μ with u, s ternary (variance 2/3; products
-// counted 2·m·v_1·v_2 like the rounding term); μ has second moment at most 1/2.
-func (pr *Params) freshLogVar(public bool) float64 {
-	v := 4*errorVariance + 0.5
+// freshNoise is the noise of a fresh encryption: symmetric 2e + μ, public
+// key 2(e·u + e_0 + e_1·s) + μ, u and s ternary (variance 2/3), e the public
+// key's error: 4·w_e·w_u in component (1, 0), 4·w_e1·w_s in (0, 1). μ has
+// second moment at most 1/2.
+func (pr *Params) freshNoise(public bool) NoiseEstimate {
+	m := float64(pr.m)
+	a := NoiseEstimate{}.with(0, 0, math.Log2(m*(4*errorVariance+0.5)))
 	if public {
-		v = 4*errorVariance*(1+2*2*float64(pr.m)*2/3) + 0.5
+		a = a.with(1, 0, math.Log2(4*(m*errorVariance)*(m*2/3)))
+		a = a.with(0, 1, math.Log2(4*(m*errorVariance)*(m*2/3)))
 	}
-	return math.Log2(v)
+	return a
 }
 
-// floorLogVar is the rounding noise of a division by an odd modulus
-// (modulus switching, key switching): δ_0/p + (δ_1/p)·s with δ_i/p uniform
-// in [-1, 1) (variance 1/3) and s ternary (2/3).
-func (pr *Params) floorLogVar() float64 {
-	return math.Log2(1.0/3 + 2*float64(pr.m)*(1.0/3)*(2.0/3))
-}
-
-// productNoise is the noise of the tensor product of two ciphertexts
-// (before relinearization).
-func (pr *Params) productNoise(a, b NoiseEstimate, square bool) NoiseEstimate {
-	pa, pb := a.Power, b.Power
-	v := a.LogVar + b.LogVar + math.Log2(float64(pr.m))
-	capLog := float64(min(pa, pb)) * math.Log2(math.Log(float64(pr.n)))
-	if square {
-		pa = max(pa, 1)
-		v += min(logBinomial(2*pa, pa), 1+capLog)
-		return NoiseEstimate{LogVar: v, Power: 2 * pa}
-	}
-	v += min(logBinomial(pa+pb, pa), capLog)
-	return NoiseEstimate{LogVar: v, Power: pa + pb}
+// floorNoise is the rounding noise of a division by an odd modulus
+// (modulus switching, key switching): δ_0/p in (0, 0), (δ_1/p)·s in (0, 1).
+func (pr *Params) floorNoise() NoiseEstimate {
+	m := float64(pr.m)
+	return NoiseEstimate{}.with(0, 0, math.Log2(m/3)).with(0, 1, math.Log2(m/3*m*2/3))
 }
 
 // logBinomial returns log2 C(n, k).
@@ -124,39 +158,77 @@ func logBinomial(n, k int) float64 {
 	return (a - b - c) / math.Ln2
 }
 
-// dropNoise is the noise after switching from level t to t-1.
-func (pr *Params) dropNoise(a NoiseEstimate, t int) NoiseEstimate {
-	scaled := a.LogVar - 2*math.Log2(float64(pr.q[t]))
-	floor := pr.floorLogVar()
-	p := a.Power
-	if floor >= scaled {
-		p = 1
-	}
-	return NoiseEstimate{LogVar: logAdd(scaled, floor), Power: p}
+// shareFactor is log2 of the growth factor of a product of powers k and l
+// of one shared Gaussian factor: C(k+l, k), capped at ln(φ(m))^min(k, l).
+func (pr *Params) shareFactor(k, l int) float64 {
+	return min(logBinomial(k+l, k), float64(min(k, l))*math.Log2(math.Log(float64(pr.n))))
 }
 
-// keySwitchLogVar is the noise key switching adds at level t:
-// 2·Σ_j c_j·e_j/P (c_j uniform mod its digit's Q_j, variance Q_j²/12) plus
-// the rounding of the division by P.
-func (pr *Params) keySwitchLogVar(t int) float64 {
+// productNoise is the noise of the tensor product of two ciphertexts
+// (before relinearization); square says both operands are the same.
+func (pr *Params) productNoise(a, b NoiseEstimate, square bool) NoiseEstimate {
+	var out NoiseEstimate
+	o := max(a.own, 1)
+	for i := range noiseE {
+		for u := a.used[i]; u != 0; u &= u - 1 {
+			j := bits.TrailingZeros32(u)
+			for k := range noiseE {
+				for v := b.used[k]; v != 0; v &= v - 1 {
+					l := bits.TrailingZeros32(v)
+					lw := a.logW[i][j] + b.logW[k][l] + pr.shareFactor(i, k) + pr.shareFactor(j, l)
+					if square {
+						if i == k && j == l {
+							lw += pr.shareFactor(o, o)
+						} else {
+							lw++
+						}
+					}
+					out = out.with(i+k, j+l, lw)
+				}
+			}
+		}
+	}
+	out.own = max(a.own, b.own)
+	if square {
+		out.own = 2 * o
+	}
+	return out
+}
+
+// dropNoise is the noise after switching from level t to t-1. Once the
+// rounding term dominates, the ciphertext's own noise no longer matters for
+// later squares.
+func (pr *Params) dropNoise(a NoiseEstimate, t int) NoiseEstimate {
+	sc := a.scaled(-2 * math.Log2(float64(pr.q[t])))
+	fl := pr.floorNoise()
+	own := a.own
+	if fl.LogEnergy() >= sc.LogEnergy() {
+		own = 0
+	}
+	out := addNoise(sc, fl)
+	out.own = own
+	return out
+}
+
+// keySwitchNoise adds key switching's noise at level t to a:
+// 2·Σ_j c_j·e_j/P (c_j uniform mod its digit's Q_j, variance Q_j²/12; e_j
+// the key's error, multiplied by the fresh c_j: component 0) plus the
+// rounding of the division by P.
+func (pr *Params) keySwitchNoise(a NoiseEstimate, t int) NoiseEstimate {
 	logP := 0.0
 	for _, p := range pr.p {
 		logP += math.Log2(float64(p))
 	}
-	v := pr.floorLogVar()
+	m := float64(pr.m)
+	a = addNoise(a, pr.floorNoise())
 	for _, dg := range pr.rns[t].digits {
 		logQj := 0.0
 		for _, i := range dg.src {
 			logQj += math.Log2(float64(pr.q[i]))
 		}
-		v = logAdd(v, math.Log2(2*float64(pr.m)*4*errorVariance/12)+2*(logQj-logP))
+		a = a.with(0, 0, math.Log2(4*(m/12)*(m*errorVariance))+2*(logQj-logP))
 	}
-	return v
-}
-
-// keySwitchNoise adds key switching's noise at level t to a.
-func (pr *Params) keySwitchNoise(a NoiseEstimate, t int) NoiseEstimate {
-	return addNoise(a, NoiseEstimate{LogVar: pr.keySwitchLogVar(t), Power: 1})
+	return a
 }
 
 // shouldDrop reports whether switching a ciphertext of noise a from level t
@@ -166,7 +238,7 @@ func (pr *Params) keySwitchNoise(a NoiseEstimate, t int) NoiseEstimate {
 // product's remaining capacity log2(Q) - noise is larger. Below that the
 // switch would cost capacity, so it waits (GHS 3.3: switch only when needed).
 func (pr *Params) shouldDrop(a NoiseEstimate, t int) bool {
-	return t > 0 && a.LogVar-2*math.Log2(float64(pr.q[t])) >= pr.floorLogVar()+2
+	return t > 0 && a.LogEnergy()-2*math.Log2(float64(pr.q[t])) >= pr.floorNoise().LogEnergy()+2
 }
 
 // mulPlan returns the level to which two operands are switched before
@@ -187,7 +259,7 @@ func (pr *Params) mulPlan(a NoiseEstimate, ta int, b NoiseEstimate, tb int, squa
 	}
 	t = ta
 	out = pr.keySwitchNoise(pr.productNoise(a, b, square), t)
-	return t, out, pr.boundOf(out.LogVar) < pr.logQ(t)-2
+	return t, out, pr.boundOf(out) < pr.logQ(t)-2
 }
 
 // logQ returns log2(p_0·…·p_t).
@@ -207,17 +279,17 @@ const depthAddBits = 4
 
 // DepthAvailable returns the largest AND-depth the chain supports with the
 // Evaluator's noise policy, starting from fresh public-key encryptions: it
-// runs the policy on a chain of squarings whose operands carry the addition
-// margin depthAddBits.
+// runs the policy on a chain of products of two ciphertexts with the same
+// noise (sharing the key's factors, not each other's), whose operands carry
+// the addition margin depthAddBits.
 func (pr *Params) DepthAvailable() int {
-	a, t := NoiseEstimate{LogVar: pr.freshLogVar(true) + depthAddBits, Power: 1}, pr.MaxLevel()
+	a, t := pr.freshNoise(true).scaled(depthAddBits), pr.MaxLevel()
 	for depth := 0; ; depth++ {
-		nt, na, ok := pr.mulPlan(a, t, a, t, true)
+		nt, na, ok := pr.mulPlan(a, t, a, t, false)
 		if !ok {
 			return depth
 		}
-		na.LogVar += depthAddBits
-		a, t = na, nt
+		a, t = na.scaled(depthAddBits), nt
 	}
 }
 

@@ -217,9 +217,9 @@ func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
 	r.Add(c0, mu, c0)
 	ct := &Ciphertext{Value: []*Poly{c0, c1}}
 	if en.sk != nil {
-		ct.Noise = NoiseEstimate{LogVar: en.params.freshLogVar(false)}
+		ct.Noise = en.params.freshNoise(false)
 	} else {
-		ct.Noise = NoiseEstimate{LogVar: en.params.freshLogVar(true)}
+		ct.Noise = en.params.freshNoise(true)
 	}
 	return ct
 }
