@@ -36,7 +36,7 @@ func (ev *Evaluator) Params() *Params { return ev.params }
 // zero noise).
 func (pr *Params) NewCiphertext() *Ciphertext {
 	L := pr.MaxLevel()
-	return &Ciphertext{Value: []*Poly{pr.ringQ.NewPoly(L), pr.ringQ.NewPoly(L)}, }
+	return &Ciphertext{Value: []*Poly{pr.ringQ.NewPoly(L), pr.ringQ.NewPoly(L)}}
 }
 
 // setLevel sets the level of a degree-1 ciphertext (within its capacity).
