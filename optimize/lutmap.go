@@ -17,6 +17,13 @@ type LUTTarget interface {
 	CanEvalLUT(table uint64, k int) bool
 }
 
+// GateCoster is implemented by targets whose native gates do not all cost one
+// bootstrap (FHEW's MUX takes two at a Q/4 encoding). Without it, every native
+// gate but NOT costs one.
+type GateCoster interface {
+	GateBootstraps(op ir.Op) int
+}
+
 // LUTMap returns the pass that covers the circuit with multi-input lookup
 // tables so that it needs as few bootstraps as possible, with depth as the
 // tie-break. It enumerates k-feasible priority cuts (k = min(maxInputs,
@@ -40,6 +47,17 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 	}
 }
 
+// nativeCost is the bootstraps the target spends on a native gate.
+func (m *mapper) nativeCost(op ir.Op) int {
+	if op == ir.OpNot {
+		return 0
+	}
+	if gc, ok := m.target.(GateCoster); ok {
+		return gc.GateBootstraps(op)
+	}
+	return 1
+}
+
 // maxCuts is how many priority cuts each node keeps: more finds better covers
 // but slows enumeration roughly quadratically on two-input gates.
 const maxCuts = 10
@@ -52,7 +70,7 @@ type cut struct {
 	leaves   [ir.MaxLUTInputs]ir.NodeID
 	n        int8
 	table    uint64 // function of the root over leaves, leaf 0 least significant
-	cost     int8   // bootstraps to implement the root with this cut: 0 or 1
+	cost     int8   // bootstraps to implement the root with this cut
 	feasible bool   // the target (or a native gate) implements it in one node
 	native   bool   // the root's own op on its own fanins
 	depth    int32  // bootstraps on the longest path from an input
@@ -260,13 +278,15 @@ func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 	switch {
 	case c.n <= 1:
 		c.cost, c.feasible = 0, true // constant, wire or NOT
-	case c.n == 2 || c.native:
-		c.cost, c.feasible = 1, true // a native two-input gate or the node itself
-	default:
-		c.cost, c.feasible = 1, m.target.CanEvalLUT(c.table, int(c.n))
-	}
-	if nd.Op == ir.OpNot && c.native {
-		c.cost = 0
+	case c.n == 2:
+		c.cost, c.feasible = 1, true // every two-input function is a native gate
+	case int(c.n) <= m.k && m.target.CanEvalLUT(c.table, int(c.n)):
+		c.cost, c.feasible = 1, true
+		if c.native && m.nativeCost(nd.Op) > 1 {
+			c.native = false // one LUT beats the multi-bootstrap native gate
+		}
+	case c.native:
+		c.cost, c.feasible = int8(m.nativeCost(nd.Op)), true
 	}
 	flow := float64(c.cost)
 	depth := int32(0)

@@ -128,3 +128,55 @@ func TestLUTMapPatterns(t *testing.T) {
 		}
 	}
 }
+
+// costedMux is a target whose native MUX takes two bootstraps (FHEW at a
+// Q/4 encoding).
+type costedMux struct{ LUTTarget }
+
+func (costedMux) GateBootstraps(op ir.Op) int {
+	if op == ir.OpMux {
+		return 2
+	}
+	return 1
+}
+
+func TestLUTMapNativeCost(t *testing.T) {
+	b := ir.NewBuilder("mux")
+	x := b.Input("x", 3, false)
+	b.Output("y", 1, false, []ir.NodeID{b.Mux(x[0], x[1], x[2])})
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LUTMap(costedMux{anyFunction{3}}, 3).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFunction(t, c, d)
+	if d.Stats().Count[ir.OpLUT] != 1 || d.Stats().Count[ir.OpMux] != 0 {
+		t.Errorf("a two-bootstrap MUX that fits one LUT was kept: %v", d.Stats())
+	}
+	d, err = LUTMap(costedMux{symmetricOnly{3}}, 3).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFunction(t, c, d)
+	if d.Stats().Count[ir.OpMux] != 1 {
+		t.Errorf("MUX, not a symmetric function, should stay native: %v", d.Stats())
+	}
+}
+
+func TestForLUTsPipeline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for iter := 0; iter < 30; iter++ {
+		c := randomCircuit(rng, 2+rng.IntN(10), 40+rng.IntN(60))
+		p := ForLUTs(costedMux{anyFunction{3}}, 3)
+		p.Check = true
+		d, err := p.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, d)
+		checkMapped(t, d, anyFunction{3}, 3)
+	}
+}

@@ -42,6 +42,7 @@ var constraints = []Constraint{
 	{"fold", "dce"},
 	{"hash", "dce"},
 	{"absorb-not", "dce"},
+	{"fold", "lut-map"}, // lut-map assumes no constant fanins and merged duplicates
 }
 
 // Validate checks the pipeline's ordering constraints.
@@ -86,6 +87,13 @@ func (p *Pipeline) Run(c *ir.Circuit) (*ir.Circuit, error) {
 		c = next
 	}
 	return c, nil
+}
+
+// ForLUTs returns the pipeline for a bootstrapped backend with multi-input
+// lookup tables (FHEW): cleanup, NOT absorption, then LUT mapping against the
+// target's capability with up to maxInputs inputs per LUT.
+func ForLUTs(target LUTTarget, maxInputs int) *Pipeline {
+	return &Pipeline{Passes: []Pass{Fold, AbsorbNot, DCE, LUTMap(target, maxInputs)}}
 }
 
 // Default returns the backend-independent cleanup pipeline: constant folding
