@@ -1,0 +1,307 @@
+package fhew
+
+import (
+	"fmt"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// This file adapts the gate API to backend.Evaluator / backend.Worker (what
+// the runtime schedules), answers the optimizer's LUT and cost questions
+// (LUTTarget), and gives the client side bit-level Encrypt/Decrypt helpers.
+
+// DefaultLUTFailureLog2 is the failure bound LUTTarget uses unless told
+// otherwise: a multi-input function is offered to the optimizer only if
+// one evaluation decrypts wrongly with probability at most 2^-40. A LUT's
+// noise grows with Σ w_i², so on sets with little noise margin (STD128_T:
+// 3-input XOR at 2^-30) only the cheap-weight functions pass, while the
+// low-failure sets keep every k <= 4 function. Native gates are always
+// evaluated, whatever their failure probability: they are the circuit.
+const DefaultLUTFailureLog2 = -40
+
+// LUTTarget answers which k-input functions one bootstrap evaluates within a
+// failure bound (optimize.LUTTarget, backend.LUTCapability) and what each
+// native op costs in bootstraps. It is a small value, safe to copy and share.
+type LUTTarget struct {
+	p       Params
+	maxFail float64 // log2 of the largest accepted failure probability
+	maxK    int
+}
+
+// NewLUTTarget returns the LUT capability of p for functions whose predicted
+// failure probability (GateFailureLog2 of their weights) is at most
+// 2^maxFailureLog2.
+func NewLUTTarget(p Params, maxFailureLog2 float64) LUTTarget {
+	t := LUTTarget{p: p, maxFail: maxFailureLog2}
+	// The cheapest way for a k-input function to depend on all its inputs is
+	// weight 1 on each (norm k), and a symmetric h(Σ x_i mod P) that is not
+	// constant does depend on all of them; so the widest useful k is the
+	// largest with an all-ones weight vector inside the bound.
+	for k := 1; k <= MaxLUTInputs; k++ {
+		ones := make([]int, k)
+		for i := range ones {
+			ones[i] = 1
+		}
+		if p.GateFailureLog2(ones) <= maxFailureLog2 {
+			t.maxK = k
+		}
+	}
+	return t
+}
+
+// Params returns the target's parameter set.
+func (t LUTTarget) Params() Params { return t.p }
+
+// MaxLUTInputs is the largest k for which some function depending on all k
+// inputs passes the failure bound (0 if none does).
+func (t LUTTarget) MaxLUTInputs() int { return t.maxK }
+
+// CanEvalLUT reports whether one bootstrap evaluates the k-input table
+// (bit i = f(i), input 0 least significant, as ir.LUT) within the bound.
+func (t LUTTarget) CanEvalLUT(table uint64, k int) bool {
+	if k < 1 || k > t.maxK {
+		return false
+	}
+	w, ok := t.p.CanEvalLUT(table, k)
+	return ok && t.p.GateFailureLog2(w) <= t.maxFail
+}
+
+// Bootstraps returns how many bootstraps one node of op costs on this set:
+// 0 for NOT (free), constants and inputs; 1 for the two-input gates and for
+// a LUT that CanEvalLUT accepts; for MUX 1 if one weighted sum of s, a, b
+// decides it, else 2 (t = s AND a, then one bootstrap on 2t - s + b). No
+// current set has a one-bootstrap MUX, not even at P = 8. The optimizer
+// uses this to cost native ops.
+func (t LUTTarget) Bootstraps(op ir.Op) int {
+	switch op {
+	case ir.OpMux:
+		if findLUTEntry(t.p.slots, muxTable, 3).ok {
+			return 1
+		}
+		return 2
+	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT:
+		return 1
+	}
+	return 0
+}
+
+// CircuitBootstraps sums Bootstraps over the nodes of c: the number of
+// bootstraps an encrypted run of c performs.
+func (t LUTTarget) CircuitBootstraps(c *ir.Circuit) int {
+	var cost [16]int
+	for op := range cost {
+		cost[op] = t.Bootstraps(ir.Op(op))
+	}
+	total := 0
+	for i := range c.Nodes {
+		if op := c.Nodes[i].Op; int(op) < len(cost) {
+			total += cost[op]
+		}
+	}
+	return total
+}
+
+// muxTable is s ? a : b on the index s + 2a + 4b (see Evaluator.MUX).
+const muxTable = 0b11011000
+
+// Backend is an Evaluator seen by the runtime (backend.Evaluator): it
+// evaluates NOT for free, the two-input gates, MUX and LUT nodes that its
+// LUTTarget accepts. Immutable and shared by all workers.
+type Backend struct {
+	ev  *Evaluator
+	lut LUTTarget
+}
+
+// NewBackend wraps ev with the LUT capability NewLUTTarget(ev.Params(),
+// DefaultLUTFailureLog2).
+func NewBackend(ev *Evaluator) *Backend {
+	return NewBackendWithTarget(ev, NewLUTTarget(ev.Params(), DefaultLUTFailureLog2))
+}
+
+// NewBackendWithTarget wraps ev with a given LUT capability (it must be for
+// ev's parameter set).
+func NewBackendWithTarget(ev *Evaluator, t LUTTarget) *Backend {
+	return &Backend{ev: ev, lut: t}
+}
+
+// Evaluator returns the wrapped gate evaluator.
+func (b *Backend) Evaluator() *Evaluator { return b.ev }
+
+// LUTTarget returns the capability the backend reports (and the optimizer
+// should map to).
+func (b *Backend) LUTTarget() LUTTarget { return b.lut }
+
+// nativeOps are the ir ops Worker.Eval accepts.
+var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}
+
+// Capabilities implements backend.Evaluator: every gate op, LUTs within the
+// target's bound, one circuit instance per ciphertext.
+func (b *Backend) Capabilities() backend.Capabilities {
+	return backend.Capabilities{Ops: append([]ir.Op(nil), nativeOps...), LUT: b.lut, Slots: 1}
+}
+
+// NewWorker implements backend.Evaluator: a worker owns one Scratch and one
+// temporary ciphertext (MUX at P = 4).
+func (b *Backend) NewWorker() backend.Worker {
+	p := b.ev.params
+	return &worker{ev: b.ev, lut: b.lut, sc: NewScratch(p), tmp: NewCiphertext(p)}
+}
+
+type worker struct {
+	ev  *Evaluator
+	lut LUTTarget
+	sc  *Scratch
+	tmp *Ciphertext
+	in  [MaxLUTInputs]*Ciphertext
+}
+
+// NewCiphertext allocates a gate-level ciphertext (*Ciphertext).
+func (w *worker) NewCiphertext() backend.Ciphertext { return NewCiphertext(w.ev.params) }
+
+// Constant writes the trivial encryption (β = v·Q_ks/P, α = 0): public and
+// noiseless, which is what a circuit constant is.
+func (w *worker) Constant(v bool, out backend.Ciphertext) {
+	o := out.(*Ciphertext)
+	TrivialCiphertext(w.ev.params, v, o)
+}
+
+// TrivialCiphertext sets out to the noiseless encryption of v with α = 0.
+// It decrypts under every key: use it for public constants only.
+func TrivialCiphertext(p Params, v bool, out *Ciphertext) {
+	clear(out.A)
+	out.B = 0
+	if v {
+		out.B = uint16(p.qks / p.slots)
+	}
+}
+
+// Eval dispatches n to the gate evaluator. in and out hold *Ciphertext.
+func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertext) error {
+	o, ok := out.(*Ciphertext)
+	if !ok {
+		return fmt.Errorf("fhew: output is a %T, not an FHEW ciphertext", out)
+	}
+	if len(in) != len(n.In) || len(in) > len(w.in) {
+		return fmt.Errorf("fhew: %v node with %d fanins got %d ciphertexts", n.Op, len(n.In), len(in))
+	}
+	x := w.in[:len(in)]
+	for j, c := range in {
+		ct, ok := c.(*Ciphertext)
+		if !ok {
+			return fmt.Errorf("fhew: input %d is a %T, not an FHEW ciphertext", j, c)
+		}
+		x[j] = ct
+	}
+	ev, sc := w.ev, w.sc
+	switch n.Op {
+	case ir.OpNot:
+		ev.Not(x[0], o)
+	case ir.OpAnd:
+		ev.AND(x[0], x[1], o, sc)
+	case ir.OpOr:
+		ev.OR(x[0], x[1], o, sc)
+	case ir.OpXor:
+		ev.XOR(x[0], x[1], o, sc)
+	case ir.OpNand:
+		ev.NAND(x[0], x[1], o, sc)
+	case ir.OpNor:
+		ev.NOR(x[0], x[1], o, sc)
+	case ir.OpXnor:
+		ev.XNOR(x[0], x[1], o, sc)
+	case ir.OpAndNY:
+		ev.ANDNY(x[0], x[1], o, sc)
+	case ir.OpMux:
+		ev.MUX(x[0], x[1], x[2], o, sc, w.tmp)
+	case ir.OpLUT:
+		if !w.lut.CanEvalLUT(n.Table, len(x)) {
+			return fmt.Errorf("fhew: LUT%d %#x is not evaluable in one bootstrap within 2^%.0f failure on %s",
+				len(x), n.Table, w.lut.maxFail, ev.params.Name())
+		}
+		if err := ev.EvalLUT(n.Table, x, o, sc); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("fhew: cannot evaluate a %v node", n.Op)
+	}
+	clear(x) // drop references so the runtime's free list owns them
+	return nil
+}
+
+// EncryptBits encrypts one bit per element of bits (the layout of
+// ir.Circuit.PackInputs) as fresh ciphertexts ready for runtime.Run.
+func (enc *Encryptor) EncryptBits(bits []bool) []backend.Ciphertext {
+	out := make([]backend.Ciphertext, len(bits))
+	for i, b := range bits {
+		v := 0
+		if b {
+			v = 1
+		}
+		out[i] = enc.EncryptNew(v)
+	}
+	return out
+}
+
+// DecryptBits decrypts ciphertexts returned by runtime.Run (each a
+// *Ciphertext) into one bool per bit (the layout of ir.Circuit.UnpackOutputs).
+// A ciphertext whose phase is no bit encoding (noise overflow, or another
+// key) is an error naming its index.
+func (sk *SecretKey) DecryptBits(cts []backend.Ciphertext) ([]bool, error) {
+	out := make([]bool, len(cts))
+	for i, c := range cts {
+		ct, ok := c.(*Ciphertext)
+		if !ok {
+			return nil, fmt.Errorf("fhew: ciphertext %d is a %T, not an FHEW ciphertext", i, c)
+		}
+		if len(ct.A) != sk.params.N {
+			return nil, fmt.Errorf("fhew: ciphertext %d has dimension %d, the key %d", i, len(ct.A), sk.params.N)
+		}
+		v, err := sk.Decrypt(ct)
+		if err != nil {
+			return nil, fmt.Errorf("bit %d: %w", i, err)
+		}
+		out[i] = v == 1
+	}
+	return out, nil
+}
+
+// CiphertextSize is the encoded size in bytes of one ciphertext of p
+// (AppendCiphertext): β and α as little-endian uint16.
+func CiphertextSize(p Params) int { return 2 * (p.N + 1) }
+
+// AppendCiphertext appends the encoding of c (β then α_0..α_{N-1}, uint16
+// little endian) to buf.
+func AppendCiphertext(buf []byte, c *Ciphertext) []byte {
+	buf = append(buf, byte(c.B), byte(c.B>>8))
+	for _, a := range c.A {
+		buf = append(buf, byte(a), byte(a>>8))
+	}
+	return buf
+}
+
+// DecodeCiphertext decodes one ciphertext of p from data, which must be
+// exactly CiphertextSize(p) bytes; entries must be reduced mod Q_ks.
+func DecodeCiphertext(p Params, data []byte) (*Ciphertext, error) {
+	if len(data) != CiphertextSize(p) {
+		return nil, fmt.Errorf("fhew: ciphertext is %d bytes, want %d", len(data), CiphertextSize(p))
+	}
+	c := NewCiphertext(p)
+	mask := uint32(p.qks - 1)
+	get := func(i int) (uint16, error) {
+		v := uint32(data[2*i]) | uint32(data[2*i+1])<<8
+		if v&^mask != 0 {
+			return 0, fmt.Errorf("fhew: ciphertext entry %d = %d is not reduced mod Q_ks = %d", i, v, p.qks)
+		}
+		return uint16(v), nil
+	}
+	var err error
+	if c.B, err = get(0); err != nil {
+		return nil, err
+	}
+	for i := range c.A {
+		if c.A[i], err = get(i + 1); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
