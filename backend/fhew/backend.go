@@ -67,13 +67,13 @@ func (t LUTTarget) CanEvalLUT(table uint64, k int) bool {
 	return ok && t.p.GateFailureLog2(w) <= t.maxFail
 }
 
-// Bootstraps returns how many bootstraps one node of op costs on this set:
+// GateBootstraps returns how many bootstraps one node of op costs on this set:
 // 0 for NOT (free), constants and inputs; 1 for the two-input gates and for
 // a LUT that CanEvalLUT accepts; for MUX 1 if one weighted sum of s, a, b
 // decides it, else 2 (t = s AND a, then one bootstrap on 2t - s + b). No
 // current set has a one-bootstrap MUX, not even at P = 8. The optimizer
-// uses this to cost native ops.
-func (t LUTTarget) Bootstraps(op ir.Op) int {
+// uses this to cost native ops (optimize.GateCoster).
+func (t LUTTarget) GateBootstraps(op ir.Op) int {
 	switch op {
 	case ir.OpMux:
 		if findLUTEntry(t.p.slots, muxTable, 3).ok {
@@ -86,12 +86,12 @@ func (t LUTTarget) Bootstraps(op ir.Op) int {
 	return 0
 }
 
-// CircuitBootstraps sums Bootstraps over the nodes of c: the number of
+// CircuitBootstraps sums GateBootstraps over the nodes of c: the number of
 // bootstraps an encrypted run of c performs.
 func (t LUTTarget) CircuitBootstraps(c *ir.Circuit) int {
 	var cost [16]int
 	for op := range cost {
-		cost[op] = t.Bootstraps(ir.Op(op))
+		cost[op] = t.GateBootstraps(ir.Op(op))
 	}
 	total := 0
 	for i := range c.Nodes {

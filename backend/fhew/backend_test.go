@@ -152,10 +152,10 @@ func TestLUTTarget(t *testing.T) {
 		t.Errorf("STD128_T: MaxLUTInputs = %d, want %d", got, MaxLUTInputs)
 	}
 	// s ? a : b is no function of one weighted sum even at P = 8.
-	if low.Bootstraps(ir.OpMux) != 2 || p8.Bootstraps(ir.OpMux) != 2 {
-		t.Errorf("MUX bootstraps: P = 4 %d, P = 8 %d; want 2 and 2", low.Bootstraps(ir.OpMux), p8.Bootstraps(ir.OpMux))
+	if low.GateBootstraps(ir.OpMux) != 2 || p8.GateBootstraps(ir.OpMux) != 2 {
+		t.Errorf("MUX bootstraps: P = 4 %d, P = 8 %d; want 2 and 2", low.GateBootstraps(ir.OpMux), p8.GateBootstraps(ir.OpMux))
 	}
-	if low.Bootstraps(ir.OpNot) != 0 || low.Bootstraps(ir.OpXor) != 1 || low.Bootstraps(ir.OpConst1) != 0 {
+	if low.GateBootstraps(ir.OpNot) != 0 || low.GateBootstraps(ir.OpXor) != 1 || low.GateBootstraps(ir.OpConst1) != 0 {
 		t.Error("NOT must be free and XOR one bootstrap")
 	}
 	b := ir.NewBuilder("m")
