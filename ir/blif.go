@@ -1,0 +1,110 @@
+package ir
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteBLIF writes c in the Berkeley Logic Interchange Format, one .names
+// table per node, so that logic synthesis tools such as ABC can map the same
+// circuit (hcc compares its LUT mapper against ABC's this way). Input bits
+// are named NAME_i (element-major, LSB first) and so are output bits.
+func WriteBLIF(w io.Writer, c *Circuit) error {
+	bw := bufio.NewWriter(w)
+	model := c.Name
+	if model == "" {
+		model = "circuit"
+	}
+	fmt.Fprintf(bw, ".model %s\n.inputs", blifName(model))
+	inName := make(map[NodeID]string)
+	for _, bus := range c.Inputs {
+		for j, id := range bus.Bits {
+			name := fmt.Sprintf("%s_%d", blifName(bus.Name), j)
+			inName[id] = name
+			fmt.Fprintf(bw, " %s", name)
+		}
+	}
+	fmt.Fprint(bw, "\n.outputs")
+	for _, bus := range c.Outputs {
+		for j := range bus.Bits {
+			fmt.Fprintf(bw, " o_%s_%d", blifName(bus.Name), j)
+		}
+	}
+	fmt.Fprintln(bw)
+	wire := func(id NodeID) string {
+		if n, ok := inName[id]; ok {
+			return n
+		}
+		return fmt.Sprintf("n%d", id)
+	}
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		id := NodeID(i)
+		switch n.Op {
+		case OpInput:
+			continue
+		case OpConst0:
+			fmt.Fprintf(bw, ".names %s\n", wire(id))
+			continue
+		case OpConst1:
+			fmt.Fprintf(bw, ".names %s\n1\n", wire(id))
+			continue
+		}
+		k := len(n.In)
+		fmt.Fprint(bw, ".names")
+		for _, x := range n.In {
+			fmt.Fprintf(bw, " %s", wire(x))
+		}
+		fmt.Fprintf(bw, " %s\n", wire(id))
+		table := nodeTable(n)
+		for idx := 0; idx < 1<<k; idx++ {
+			if table>>uint(idx)&1 == 0 {
+				continue
+			}
+			for j := 0; j < k; j++ {
+				bw.WriteByte('0' + byte(idx>>j&1))
+			}
+			bw.WriteString(" 1\n")
+		}
+	}
+	for _, bus := range c.Outputs {
+		for j, id := range bus.Bits {
+			fmt.Fprintf(bw, ".names %s o_%s_%d\n1 1\n", wire(id), blifName(bus.Name), j)
+		}
+	}
+	fmt.Fprintln(bw, ".end")
+	return bw.Flush()
+}
+
+// nodeTable returns a gate's truth table over its fanins (In[0] least significant).
+func nodeTable(n *Node) uint64 {
+	if n.Op == OpLUT {
+		return n.Table
+	}
+	k := len(n.In)
+	in := make([]uint64, k)
+	for j := range in {
+		for idx := 0; idx < 1<<k; idx++ {
+			if idx>>j&1 == 1 {
+				in[j] |= 1 << uint(idx)
+			}
+		}
+	}
+	t := EvalGate(n.Op, 0, in)
+	if k < 6 {
+		t &= 1<<(1<<k) - 1
+	}
+	return t
+}
+
+// blifName keeps BLIF identifiers free of whitespace and comment characters.
+func blifName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r <= ' ' || r == '#' || r == '=' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, s)
+}
