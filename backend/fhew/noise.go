@@ -122,17 +122,29 @@ type NoiseMeasurement struct {
 // the output noise, then forms count two-input sums of those outputs and
 // measures the error at the blind-rotation input, decrypting with sk.
 func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, error) {
-	return measureNoise(sk, ev, count, 1, nil)
+	m, _, err := measureNoise(sk, ev, count, 1, nil)
+	return m, err
 }
 
-// noiseSums accumulates, over count samples, the squared output errors of
-// two bootstraps and the squared error of their sum at the blind-rotation
-// input (circle units); done is called after each sample if not nil.
-func noiseSums(sk *SecretKey, ev *Evaluator, count int, done func()) (out2, gate2 float64, err error) {
+// noiseSums holds the sums MeasureNoise accumulates.
+type noiseSums struct {
+	// out2 and gate2 are the sums of squared output errors (two per sample)
+	// and of squared errors of the sums at the blind-rotation input, in
+	// circle units.
+	out2, gate2 float64
+	// automorphisms and bootstraps count the bootstraps' automorphisms
+	// (fresh random α each time, so their ratio estimates Theorems 1-2).
+	automorphisms, bootstraps int
+}
+
+// sumNoise accumulates noiseSums over count samples; done is called after
+// each sample if not nil.
+func sumNoise(sk *SecretKey, ev *Evaluator, count int, done func()) (noiseSums, error) {
+	var ns noiseSums
 	p := ev.params
 	enc, err := NewEncryptor(sk)
 	if err != nil {
-		return 0, 0, err
+		return ns, err
 	}
 	sc := NewScratch(p)
 	x, y := NewCiphertext(p), NewCiphertext(p)
@@ -142,7 +154,7 @@ func noiseSums(sk *SecretKey, ev *Evaluator, count int, done func()) (out2, gate
 		ev.Bootstrap(enc.EncryptNew(bx), x, sc)
 		ev.Bootstrap(enc.EncryptNew(by), y, sc)
 		for _, e := range []float64{float64(sk.NoiseOf(x, bx)), float64(sk.NoiseOf(y, by))} {
-			out2 += e * e / (qks * qks)
+			ns.out2 += e * e / (qks * qks)
 		}
 		in := [2]*Ciphertext{x, y}
 		combine(p.params, in[:], []int8{1, 1}, 0, sc)
@@ -156,10 +168,11 @@ func noiseSums(sk *SecretKey, ev *Evaluator, count int, done func()) (out2, gate
 			d -= M
 		}
 		e := float64(d) / float64(M)
-		gate2 += e * e
+		ns.gate2 += e * e
 		if done != nil {
 			done()
 		}
 	}
-	return out2, gate2, nil
+	ns.automorphisms, ns.bootstraps = sc.Automorphisms()
+	return ns, nil
 }

@@ -79,6 +79,7 @@ func commands() []*command {
 				circuitFlags(fs, e)
 				outFlag(fs, e, "write to `OUT.txt` instead of standard output")
 			}},
+		benchCommand(),
 		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
 			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
