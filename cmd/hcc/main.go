@@ -6,6 +6,11 @@
 //	hcc stats FILE
 //	hcc dot FILE [-o OUT.dot]
 //	hcc export-bristol FILE [-o OUT.txt]
+//	hcc keygen [--params NAME] [--insecure] -o DIR
+//	hcc encrypt --key DIR/secret.key FILE --in name=value ... -o IN.ct
+//	hcc eval --eval-key DIR/eval.key FILE IN.ct -o OUT.ct [--threads N]
+//	hcc decrypt --key DIR/secret.key FILE OUT.ct
+//	hcc run FILE --in name=value ... [--params NAME] [--threads N] [--check]
 //	hcc version
 //
 // FILE is HDL source (.hdl), the .hir text format, or a Bristol-fashion
@@ -37,11 +42,14 @@ type command struct {
 	run func(env *cmdEnv) error
 	// flags declares the command's flags on fs.
 	flags func(fs *flag.FlagSet, env *cmdEnv)
+	// nargs is the number of positional arguments when args names more than one.
+	nargs int
 }
 
 // cmdEnv carries a command's parsed flags, positional arguments and output.
 type cmdEnv struct {
 	stdout  io.Writer
+	stderr  io.Writer // diagnostics and statistics (the encrypted workflow)
 	args    []string
 	circuit string
 	style   string
@@ -80,6 +88,7 @@ func commands() []*command {
 				outFlag(fs, e, "write to `OUT.txt` instead of standard output")
 			}},
 		benchCommand(),
+		keygenCommand(), encryptCommand(), evalCommand(), decryptCommand(), runCommand(),
 		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
 			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
@@ -131,7 +140,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hcc: unknown command %q (run \"hcc --help\")\n", name)
 		return 2
 	}
-	env := &cmdEnv{stdout: stdout}
+	env := &cmdEnv{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet("hcc "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cmd.flags(fs, env)
@@ -148,11 +157,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	want := 0
 	if cmd.args != "" {
-		want = 1
+		want = max(1, cmd.nargs)
 	}
 	if len(pos) != want {
 		if want == 0 {
 			fmt.Fprintf(stderr, "hcc: %s: takes no arguments, got %q\n", name, pos)
+		} else if want > 1 {
+			fmt.Fprintf(stderr, "hcc: %s: want arguments %s, got %d\n", name, cmd.args, len(pos))
 		} else {
 			fmt.Fprintf(stderr, "hcc: %s: want one %s argument, got %d\n", name, cmd.args, len(pos))
 		}

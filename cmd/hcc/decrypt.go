@@ -1,0 +1,51 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/hcc-fhe/hcc/cmd/hcc/load"
+)
+
+func decryptCommand() *command {
+	w := &workflowFlags{}
+	return &command{
+		name: "decrypt", args: "CIRCUIT OUT.ct", nargs: 2, doc: "decrypt an evaluated ciphertext file and print the named outputs",
+		run: func(e *cmdEnv) error { return runDecrypt(e, w) },
+		flags: func(fs *flag.FlagSet, e *cmdEnv) {
+			circuitFlags(fs, e)
+			fs.StringVar(&w.key, "key", "", "secret key `FILE` (DIR/secret.key from hcc keygen)")
+		},
+	}
+}
+
+func runDecrypt(e *cmdEnv, w *workflowFlags) error {
+	sk, kf, err := loadSecretKey(w.key)
+	if err != nil {
+		return err
+	}
+	c, err := loadCircuit(e)
+	if err != nil {
+		return err
+	}
+	path := e.args[1]
+	f, err := readCtFile(path, ctOutputs)
+	if err != nil {
+		return err
+	}
+	if err := f.checkFor(path, c, e.args[0], kf.key, w.key, c.Outputs); err != nil {
+		return err
+	}
+	cts, err := f.ciphertexts(path, sk.Params())
+	if err != nil {
+		return err
+	}
+	bits, err := sk.DecryptBits(cts)
+	if err != nil {
+		return fmt.Errorf("decrypting %s: %w", filepath.Base(path), err)
+	}
+	_, err = io.WriteString(e.stdout, load.Outputs(c, c.UnpackOutputs(bits)))
+	return err
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	goruntime "runtime"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/optimize"
+	hccrt "github.com/hcc-fhe/hcc/runtime"
+)
+
+// maxLUTInputs bounds the LUT mapper's cuts: the issue's k <= 3, and 4
+// where the parameter set supports it (fhew.LUTTarget.MaxLUTInputs says).
+const maxLUTInputs = 4
+
+func evalCommand() *command {
+	w := &workflowFlags{}
+	return &command{
+		name: "eval", args: "CIRCUIT IN.ct", nargs: 2, doc: "evaluate a circuit on encrypted inputs with the evaluation key (no secret key)",
+		run: func(e *cmdEnv) error { return runEval(e, w) },
+		flags: func(fs *flag.FlagSet, e *cmdEnv) {
+			circuitFlags(fs, e)
+			fs.StringVar(&w.evalKey, "eval-key", "", "evaluation key `FILE` (DIR/eval.key from hcc keygen)")
+			threadsFlag(fs, w)
+			outFlag(fs, e, "write the encrypted outputs to `FILE` (e.g. out.ct)")
+		},
+	}
+}
+
+func threadsFlag(fs *flag.FlagSet, w *workflowFlags) {
+	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "bootstraps run in parallel (`N` worker goroutines)")
+}
+
+func runEval(e *cmdEnv, w *workflowFlags) error {
+	if e.out == "" {
+		return fmt.Errorf("missing -o FILE for the encrypted outputs")
+	}
+	be, kf, err := loadEvalKey(w.evalKey)
+	if err != nil {
+		return err
+	}
+	c, err := loadCircuit(e)
+	if err != nil {
+		return err
+	}
+	path := e.args[1]
+	f, err := readCtFile(path, ctInputs)
+	if err != nil {
+		return err
+	}
+	if err := f.checkFor(path, c, e.args[0], kf.key, w.evalKey, c.Inputs); err != nil {
+		return err
+	}
+	p := be.Evaluator().Params()
+	in, err := f.ciphertexts(path, p)
+	if err != nil {
+		return err
+	}
+	outs, err := evalEncrypted(e, w, c, be, in)
+	if err != nil {
+		return err
+	}
+	g := &ctFile{
+		fileHeader:  fileHeader{kind: ctOutputs, backend: kf.backend, params: kf.params, key: kf.key},
+		circuitHash: f.circuitHash, circuitName: c.Name, layout: layoutOf(c.Outputs),
+	}
+	g.setCiphertexts(p, outs)
+	return writeFileMode(e.out, g.marshal(), 0o644)
+}
+
+// compileFHEW is eval's compile pipeline: optimize.ForLUTs (constant
+// folding and hashing, NOT absorption, dead-gate removal, LUT mapping with
+// up to maxLUTInputs inputs against be's LUT capability). It is
+// deterministic, so the server and a client re-running it get the same
+// circuit; the interface (input and output buses) is unchanged.
+func compileFHEW(c *ir.Circuit, be *fhew.Backend) (*ir.Circuit, error) {
+	d, err := optimize.ForLUTs(be.LUTTarget(), maxLUTInputs).Run(c)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+	}
+	if d.NumInputBits() != c.NumInputBits() || d.NumOutputBits() != c.NumOutputBits() {
+		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
+	}
+	return d, nil
+}
+
+// evalEncrypted compiles c for be and runs it on the encrypted inputs,
+// reporting the compile result and the run's stats on stderr (and progress
+// when stderr is a terminal). Interrupts cancel the run.
+func evalEncrypted(e *cmdEnv, w *workflowFlags, c *ir.Circuit, be *fhew.Backend, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+	t0 := time.Now()
+	d, err := compileFHEW(c, be)
+	if err != nil {
+		return nil, err
+	}
+	target := be.LUTTarget()
+	before, after := target.CircuitBootstraps(c), target.CircuitBootstraps(d)
+	fmt.Fprintf(e.stderr, "compiled %s in %v: %d -> %d bootstraps (%d LUTs), bootstrap depth %d\n",
+		c.Name, time.Since(t0).Round(time.Millisecond), before, after, d.Stats().Count[ir.OpLUT], d.Stats().BootstrapDepth)
+	if w.threads < 1 {
+		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
+	}
+	opts := hccrt.Options{Threads: w.threads}
+	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
+		opts.Progress = f
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	outs, stats, err := hccrt.Run(ctx, d, be, in, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The runtime counts one bootstrap per gate; a MUX costs two.
+	stats.Bootstraps = after
+	fmt.Fprintf(e.stderr, "evaluated: %v\n", stats)
+	return outs, nil
+}

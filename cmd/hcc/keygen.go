@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend/fhew"
+)
+
+// defaultParams is the parameter set of keygen and run without --params:
+// STD128_LOWFAIL_T, chosen by failure probability. Both it and STD128_T
+// are 128-bit sets; STD128_T bootstraps ~25% faster but its XOR fails with
+// probability ~2^-46 and its 3-input LUTs up to 2^-30, so one AES block
+// (~10^4 bootstraps) would risk ~2^-32 and the LUT mapper must forgo most
+// 3-input functions. STD128_LOWFAIL_T predicts below 2^-117 for every
+// function of up to four inputs (fhew.Params.GateFailureLog2), so every
+// circuit hcc compiles is, in practice, never wrong.
+const defaultParams = "STD128_LOWFAIL_T"
+
+// workflowFlags are the flags of keygen, encrypt, eval, decrypt and run.
+type workflowFlags struct {
+	backend  string
+	params   string
+	insecure bool
+	key      string // secret key file
+	evalKey  string // evaluation key file
+	threads  int
+	check    bool
+}
+
+func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
+	fs.StringVar(&w.backend, "backend", "fhew", "encrypted `backend` (fhew)")
+	fs.StringVar(&w.params, "params", defaultParams, "parameter `set` ("+fmt.Sprint(fhew.Names())+")")
+	fs.BoolVar(&w.insecure, "insecure", false, "allow the insecure Toy parameter sets (tests and demos only)")
+}
+
+// fhewParams resolves the --backend, --params and --insecure flags.
+func (w *workflowFlags) fhewParams() (fhew.Params, error) {
+	if w.backend != "fhew" {
+		return fhew.Params{}, fmt.Errorf("backend %q has no encrypted workflow (available: fhew)", w.backend)
+	}
+	p, err := fhew.ParamsByName(w.params, true)
+	if err != nil {
+		return fhew.Params{}, err
+	}
+	// Checked here, not only by fhew, so that tests see the same refusal.
+	if p.Literal().Insecure && !w.insecure {
+		return fhew.Params{}, fmt.Errorf("parameter set %s is insecure (for tests only); pass --insecure to use it anyway", w.params)
+	}
+	return p, nil
+}
+
+// keyIDOf derives the key id of an evaluation key from its encoding.
+func keyIDOf(evalKey []byte) keyID {
+	sum := sha256.Sum256(evalKey)
+	var id keyID
+	copy(id[:], sum[:])
+	return id
+}
+
+// newFHEWKeys draws a fresh key pair for p.
+func newFHEWKeys(p fhew.Params) (*fhew.SecretKey, *fhew.EvaluationKey, error) {
+	sk, err := fhew.NewSecretKey(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sk, ek, nil
+}
+
+func keygenCommand() *command {
+	w := &workflowFlags{}
+	return &command{
+		name: "keygen", doc: "generate a key pair: DIR/secret.key (client only) and DIR/eval.key (for the server)",
+		run: func(e *cmdEnv) error { return runKeygen(e, w) },
+		flags: func(fs *flag.FlagSet, e *cmdEnv) {
+			w.backendFlags(fs)
+			outFlag(fs, e, "write the keys to directory `DIR` (created if missing)")
+		},
+	}
+}
+
+func runKeygen(e *cmdEnv, w *workflowFlags) error {
+	if e.out == "" {
+		return fmt.Errorf("missing -o DIR")
+	}
+	p, err := w.fhewParams()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	sk, ek, err := newFHEWKeys(p)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(t0)
+	skData, err := sk.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	ekData, err := ek.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	id := keyIDOf(ekData)
+	if err := os.MkdirAll(e.out, 0o700); err != nil {
+		return err
+	}
+	h := fileHeader{backend: w.backend, params: p.Name(), key: id}
+	secret := filepath.Join(e.out, "secret.key")
+	h.kind = kindSecretKey
+	if err := writeFileMode(secret, (&keyFile{fileHeader: h, body: skData}).marshal(), 0o600); err != nil {
+		return err
+	}
+	eval := filepath.Join(e.out, "eval.key")
+	h.kind = kindEvalKey
+	evalData := (&keyFile{fileHeader: h, body: ekData}).marshal()
+	if err := writeFileMode(eval, evalData, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "key %v (%s, %s backend) generated in %v\n", id, p.Name(), w.backend, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "wrote %s (keep it private) and %s (%.1f MB, for the evaluator)\n", secret, eval, float64(len(evalData))/1e6)
+	return nil
+}
+
+// writeFileMode writes data to path with the given permissions, also when
+// the file already exists with other permissions.
+func writeFileMode(path string, data []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// keyParams checks a key file's backend and returns its parameter set. A
+// key made with --insecure stays usable: the choice was made at keygen.
+func keyParams(path string, kf *keyFile) (fhew.Params, error) {
+	if kf.backend != "fhew" {
+		return fhew.Params{}, fmt.Errorf("%s is a key for backend %q, which has no encrypted workflow", filepath.Base(path), kf.backend)
+	}
+	p, err := fhew.ParamsByName(kf.params, true)
+	if err != nil {
+		return fhew.Params{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return p, nil
+}
+
+// loadSecretKey reads a secret key file (--key).
+func loadSecretKey(path string) (*fhew.SecretKey, *keyFile, error) {
+	if path == "" {
+		return nil, nil, fmt.Errorf("missing --key DIR/secret.key")
+	}
+	kf, err := readKeyFile(path, kindSecretKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := keyParams(path, kf)
+	if err != nil {
+		return nil, nil, err
+	}
+	sk, err := fhew.ReadSecretKey(p, bytes.NewReader(kf.body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return sk, kf, nil
+}
+
+// loadEvalKey reads an evaluation key file (--eval-key) and builds the
+// runtime's backend from it.
+func loadEvalKey(path string) (*fhew.Backend, *keyFile, error) {
+	if path == "" {
+		return nil, nil, fmt.Errorf("missing --eval-key DIR/eval.key")
+	}
+	kf, err := readKeyFile(path, kindEvalKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	if keyIDOf(kf.body) != kf.key {
+		return nil, nil, fmt.Errorf("%s: key id %v does not match its key material", filepath.Base(path), kf.key)
+	}
+	p, err := keyParams(path, kf)
+	if err != nil {
+		return nil, nil, err
+	}
+	ek, err := fhew.ReadEvaluationKey(p, bytes.NewReader(kf.body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	ev, err := fhew.NewEvaluator(p, ek)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fhew.NewBackend(ev), kf, nil
+}
