@@ -77,7 +77,7 @@ func (k *testKit) checkNoiseGap(t *testing.T, what string, ct *Ciphertext, maxGa
 	}
 }
 
-var evalSets = []ParamsLiteral{ToyM17Literal, ToyM257Literal}
+var evalSets = []ParamsLiteral{ToyM17Literal, ToyM257Literal, toyM257TwoAux}
 
 // TestMulRelin: products are relinearized to degree 1 and decrypt to the
 // slot-wise GF(2^d) product; a chain of products exercises the noise

@@ -36,19 +36,24 @@ import (
 // and d digits of α primes costs (t+1) inverse transforms, d·(t+1+k-α)
 // forward transforms for the raised digits, and 2k inverse plus 2(t+1)
 // forward transforms for the division by P, plus O(d·(t+1+k)·φ(m))
-// pointwise work. At m = 65537 a transform is ~2.5 ms per prime, so the
-// transform count decides. With the phase-1 chain (41 primes of 20-42 bits,
-// P = 3×59 bits) digits must be about 177 bits, d ≈ 9, i.e. about
-// 41 + 9·40 + 6 + 82 ≈ 490 transforms per switch at the top and keys of
-// 9·2·44 rows (405 MB per key). The alternative of the phase-1 report (two
-// auxiliary NTT primes, so that level primes of 23-26 bits become usable)
-// gives 41 primes of ≈ 25 bits ≈ 1030 bits and leaves ≈ 740 bits for P, so
-// d = 2: about 41·2 + 2·(41+13-21)·1.6 + 26 + 82·2 ≈ 380 transform
-// equivalents (two-auxiliary transforms count double) and keys of 2·2·54
-// rows (113 MB). Both chains fit 40 levels; the second is ≈ 25% faster per
-// switch and 3.6× smaller in keys, and cheaper per level at every other
-// operation too, so it is the one to build next (see the report); this file
-// is independent of the choice: the partition follows from the primes.
+// pointwise work. At m = 65537 a transform costs ~2.5 ms per prime whatever
+// its size (up to 61 bits), so the number of primes decides, and the
+// digit count follows from how much of the 1772-bit budget is left for P.
+// Three chains were compared with the noise estimate's DepthAvailable:
+//
+//   - phase-1 chain: 41 primes of 20-42 bits (direct primes start at 37
+//     bits at m = 65537), P = 3×59 bits, 10 digits: ~529 transforms per
+//     switch at the top, keys of 10·2·44 rows (461 MB); measured Mul 2.4 s.
+//   - two-auxiliary mode (Transform): 41 primes of 28 bits, P = 10×58,
+//     3 digits, depth 40, but every level-prime transform doubles: ~455
+//     transform-equivalents.
+//   - few large primes (M65537Literal): dynamic noise management lets a
+//     50-bit prime absorb 1.6 levels, so 26 primes give depth 41 and leave
+//     P = 8×59 bits for 3 digits: ~169 transforms per switch, keys of
+//     3·2·34 rows (107 MB). This is the one chosen.
+//
+// One digit (GHS's original p ≈ q·sqrt(m)) would need P ≥ Q, i.e. half the
+// budget for P and half the depth.
 
 // SwitchingKey switches a ciphertext component from a key s' to the secret
 // key s: one (B_j, A_j) per digit, over all primes of Q·P (RingQP order),
@@ -173,8 +178,7 @@ func (kg *KeyGenerator) GenEvaluationKeys(sk *SecretKey, rotations []int, froben
 }
 
 // Scratch is the per-goroutine working memory of the Evaluator's kernels,
-// sized once from the parameters (at m = 65537 with the 41+3-prime chain
-// about 60 MiB).
+// sized once from the parameters (about 110 MiB at m = 65537).
 type Scratch struct {
 	tr      []uint64   // transform scratch
 	coeff   [][]uint64 // L+1 rows: key-switching input in coefficient form

@@ -34,8 +34,11 @@ import (
 // factors. The estimate therefore splits the energy into components (i, j):
 // the parts that carry e^i·s^j (times independent factors). The product of
 // components (i, j) and (k, l) lands in (i+k, j+l) with energy
-// w·w'·C(i+k, i)·C(j+l, j), each binomial capped at ln(φ(m))^min(·,·) (the
-// growth once the largest canonical value dominates). A square also shares
+// w·w'·C(i+k, i)·C(j+l, j). Over many products these binomials multiply
+// to (i+j)!-like factors, which only Gaussian values reach: on φ(m) points
+// the growth is at most (max_ζ |x(ζ)|²/E|x(ζ)|²)^min(k, l) ≈ ln(φ(m))^min(k, l)
+// per product and ln(φ(m))^k in total for a component with k shared
+// factors; both caps apply (shareFactor, shareCap). A square also shares
 // its independent parts: diagonal terms get C(2o, o) with o = max(own, 1)
 // (own = the power of the ciphertext's own noise, 2o afterwards), cross
 // terms twice the plain product. Measured at m = 257: without the split
@@ -56,17 +59,24 @@ const (
 // is a noiseless ciphertext.
 type NoiseEstimate struct {
 	logW [noiseE][noiseS]float64 // log2 energy of component (i, j)
-	used [noiseE]uint32          // bit j of used[i] set iff (i, j) is present
-	own  int                     // power of the ciphertext's own noise (squares)
+	// logF is the part of logW due to shared factors (the accumulated
+	// binomial growth), capped at (i+j)·log2(ln φ(m)) (see productNoise).
+	logF [noiseE][noiseS]float64
+	used [noiseE]uint32 // bit j of used[i] set iff (i, j) is present
+	own  int            // power of the ciphertext's own noise (squares)
 }
 
-// with returns a with energy 2^lw added to component (i, j).
-func (a NoiseEstimate) with(i, j int, lw float64) NoiseEstimate {
+// with returns a with energy 2^lw (of which 2^f from shared factors) added
+// to component (i, j).
+func (a NoiseEstimate) with(i, j int, lw float64) NoiseEstimate { return a.withF(i, j, lw, 0) }
+
+func (a NoiseEstimate) withF(i, j int, lw, f float64) NoiseEstimate {
 	i, j = min(i, noiseE-1), min(j, noiseS-1)
 	if a.used[i]>>uint(j)&1 == 0 {
-		a.logW[i][j], a.used[i] = lw, a.used[i]|1<<uint(j)
+		a.logW[i][j], a.logF[i][j], a.used[i] = lw, f, a.used[i]|1<<uint(j)
 	} else {
 		a.logW[i][j] = logAdd(a.logW[i][j], lw)
+		a.logF[i][j] = max(a.logF[i][j], f)
 	}
 	return a
 }
@@ -111,7 +121,7 @@ func addNoise(a, b NoiseEstimate) NoiseEstimate {
 	for i := range noiseE {
 		for u := b.used[i]; u != 0; u &= u - 1 {
 			j := bits.TrailingZeros32(u)
-			a = a.with(i, j, b.logW[i][j])
+			a = a.withF(i, j, b.logW[i][j], b.logF[i][j])
 		}
 	}
 	a.own = max(a.own, b.own)
@@ -159,10 +169,18 @@ func logBinomial(n, k int) float64 {
 }
 
 // shareFactor is log2 of the growth factor of a product of powers k and l
-// of one shared Gaussian factor: C(k+l, k), capped at ln(φ(m))^min(k, l).
+// of one shared Gaussian factor: C(k+l, k) = E|x|^(2(k+l)) / (E|x|^(2k)·E|x|^(2l)),
+// and at most (max_ζ |x(ζ)|²/E|x(ζ)|²)^min(k, l) ≈ ln(φ(m))^min(k, l) on
+// φ(m) points (M_(k+l) <= max^l·M_k and M_l >= M_1^l).
 func (pr *Params) shareFactor(k, l int) float64 {
-	return min(logBinomial(k+l, k), float64(min(k, l))*math.Log2(math.Log(float64(pr.n))))
+	return min(logBinomial(k+l, k), pr.shareCap(min(k, l)))
 }
+
+// shareCap is log2 of the largest total growth a component with k shared
+// factors can have: (max_ζ |x(ζ)|² / E|x(ζ)|²)^k ≈ ln(φ(m))^k over φ(m)
+// points. Past it the binomials of a Gaussian model (k! in total) would
+// overtake what a finite set of points can do.
+func (pr *Params) shareCap(k int) float64 { return float64(k) * math.Log2(math.Log(float64(pr.n))) }
 
 // productNoise is the noise of the tensor product of two ciphertexts
 // (before relinearization); square says both operands are the same.
@@ -175,15 +193,20 @@ func (pr *Params) productNoise(a, b NoiseEstimate, square bool) NoiseEstimate {
 			for k := range noiseE {
 				for v := b.used[k]; v != 0; v &= v - 1 {
 					l := bits.TrailingZeros32(v)
-					lw := a.logW[i][j] + b.logW[k][l] + pr.shareFactor(i, k) + pr.shareFactor(j, l)
-					if square {
-						if i == k && j == l {
-							lw += pr.shareFactor(o, o)
-						} else {
-							lw++
-						}
+					base := a.logW[i][j] - a.logF[i][j] + b.logW[k][l] - b.logF[k][l]
+					f := a.logF[i][j] + b.logF[k][l] + pr.shareFactor(i, k) + pr.shareFactor(j, l)
+					if square && i == k && j == l {
+						f += pr.shareFactor(o, o)
 					}
-					out = out.with(i+k, j+l, lw)
+					capPower := i + k + j + l
+					if square {
+						capPower += 2 * o // the own noise's factors
+					}
+					f = min(f, pr.shareCap(capPower))
+					if square && (i != k || j != l) {
+						base++ // both orders of a cross term
+					}
+					out = out.withF(i+k, j+l, base+f, f)
 				}
 			}
 		}

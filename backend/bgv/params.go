@@ -58,17 +58,23 @@ var (
 	// only); p_0 and P are NTT-friendly (≡ 1 mod m·16384).
 	M8191Literal = ParamsLiteral{Name: "M8191", M: 8191,
 		LogQ: []int{36, 23, 23, 23, 23, 23}, LogP: []int{60}}
-	// M65537Literal: m = 65537, φ = 2^16, d = 32, 2048 slots of GF(2^32),
-	// 40 levels, log2(QP) <= 1772. Primes ≡ 1 mod m are rare: below 2^22.5
-	// (the auxiliary-mode limit n·p^2 < 2^61) there are only five, and
-	// NTT-friendly primes (≡ 1 mod 2^16·m ≈ 2^32) start at 37 bits with only
-	// 23 below 2^41. So the 40 level primes cost about 1540 bits, leaving
-	// about 177 bits of special primes: key switching needs about 9 digits
-	// with this set. See doc.go for the alternatives.
+	// M65537Literal: m = 65537, φ = 2^16, d = 32, 2048 slots of GF(2^32);
+	// AND-depth 41 by the noise estimate (DepthAvailable, with sums of 16
+	// terms between products), log2(QP) ≈ 1767 <= 1772. p_0 has 45 bits,
+	// then 25 primes of 50 bits (direct mode, ≡ 1 mod 2^16·m), and 8 special
+	// primes of 59 bits, so that key switching needs 3 digits. Why this
+	// chain (see keyswitch.go for the cost model): with dynamic noise
+	// management one 50-bit prime absorbs 1.6 levels on average, so the
+	// depth needs 26 primes instead of 41, which leaves P large enough for 3
+	// digits; a key switch then costs ~169 transforms against ~529 for the
+	// phase-1 chain (41 primes of 20-42 bits, 10 digits, depth 50) and ~455
+	// transform-equivalents for 41 two-auxiliary 28-bit primes (3 digits,
+	// depth 40, each transform doubled). Sizes from 44 to 55 bits were
+	// compared: 53-55-bit primes lose levels to rounding granularity
+	// (depth 31-34), below 48 bits more primes are needed.
 	M65537Literal = ParamsLiteral{Name: "M65537", M: 65537,
-		LogQ: append(append([]int{55, 20, 21, 21, 22, 22},
-			repeat(39, 5, 40, 5, 41, 12)...), repeat(42, 13)...),
-		LogP: []int{59, 59, 59}}
+		LogQ: append([]int{45}, repeat(50, 25)...),
+		LogP: repeat(59, 8)}
 )
 
 // repeat expands (value, count) pairs.
@@ -131,6 +137,7 @@ type Params struct {
 	auxQ     uint64 // auxiliary NTT prime (≡ 1 mod N, largest below 2^61)
 	plan     *raderPlan
 	auxNTT   *cyclicNTT
+	auxNTT2  *cyclicNTT // second auxiliary NTT (two-auxiliary mode)
 	ringQ    *Ring
 	ringP    *Ring
 	ringQP   *Ring  // the primes of Q then those of P, sharing ringQ's and ringP's transforms
@@ -157,15 +164,18 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 	pr.g = smallestGenerator(uint64(m))
 	pr.plan = newRaderPlan(m, pr.g)
 	bigN := uint64(pr.plan.bigN)
-	aux, err := generatePrimes(maxModulusBits, bigN, 1, nil)
+	aux, err := generatePrimes(maxModulusBits, bigN, 2, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bgv params %q: auxiliary NTT prime: %w", lit.Name, err)
+		return nil, fmt.Errorf("bgv params %q: auxiliary NTT primes: %w", lit.Name, err)
 	}
 	pr.auxQ = aux[0]
 	if pr.auxNTT, err = newCyclicNTT(pr.auxQ, pr.plan.bigN); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
-	used := map[uint64]bool{pr.auxQ: true}
+	if pr.auxNTT2, err = newCyclicNTT(aux[1], pr.plan.bigN); err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	used := map[uint64]bool{pr.auxQ: true, aux[1]: true}
 	if pr.q, err = pr.primes(lit.Q, lit.LogQ, used); err != nil {
 		return nil, fmt.Errorf("bgv params %q: ciphertext primes: %w", lit.Name, err)
 	}
@@ -235,11 +245,20 @@ func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([
 	sort.Ints(sizes)
 	bySize := map[int][]uint64{}
 	for _, b := range sizes {
-		step := uint64(pr.m)
-		if b > maxModulusBits || !auxFits((uint64(1)<<uint(b))-1, pr.n, pr.auxQ) {
-			step *= uint64(pr.plan.bigN)
+		// Auxiliary mode if it fits, else direct mode (p ≡ 1 mod m·N), else
+		// two-auxiliary mode if it fits (see Transform).
+		top := (uint64(1) << uint(b)) - 1
+		var ps []uint64
+		var err error
+		switch {
+		case b <= maxModulusBits && auxFits(top, pr.n, pr.auxQ):
+			ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
+		default:
+			ps, err = generatePrimes(b, uint64(pr.m)*uint64(pr.plan.bigN), count[b], used)
+			if err != nil && b <= maxModulusBits && auxFits2(top, pr.n, pr.auxQ, pr.auxNTT2.mod.q) {
+				ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
+			}
 		}
-		ps, err := generatePrimes(b, step, count[b], used)
 		if err != nil {
 			return nil, err
 		}

@@ -56,19 +56,19 @@ func TestParamsPredefined(t *testing.T) {
 	}
 }
 
-// TestParamsM65537Literal checks the large set's budget without building its
-// transforms (that is BenchmarkNewParams' job): the literal's sizes must fit
-// the HE standard's bound for n = 2^16.
+// TestParamsM65537Literal checks the large set's budget: the primes fit the
+// HE standard's bound for n = 2^16 and the chain supports AND-depth 40
+// (AES-128 after depth optimisation) by the noise estimate.
 func TestParamsM65537Literal(t *testing.T) {
-	total := 0
-	for _, b := range append(append([]int{}, M65537Literal.LogQ...), M65537Literal.LogP...) {
-		total += b
+	pr := testParams(t, M65537Literal)
+	if pr.LogQP() > float64(MaxLogQP(65536)) || !pr.Secure() {
+		t.Errorf("M65537: log2 QP = %.1f exceeds %d", pr.LogQP(), MaxLogQP(65536))
 	}
-	if total > MaxLogQP(65536) {
-		t.Errorf("M65537: sum of prime sizes %d exceeds %d", total, MaxLogQP(65536))
+	if d := pr.DepthAvailable(); d < 40 {
+		t.Errorf("M65537: depth available %d, want >= 40", d)
 	}
-	if levels := len(M65537Literal.LogQ) - 1; levels < 40 {
-		t.Errorf("M65537: %d levels, want >= 40", levels)
+	if len(pr.Digits()) != 3 {
+		t.Errorf("M65537: %d key-switching digits, want 3", len(pr.Digits()))
 	}
 }
 
@@ -83,7 +83,8 @@ func TestParamsErrors(t *testing.T) {
 		{ParamsLiteral{Name: "x", M: 17, Q: []uint64{101}}, "not 1 mod m"},
 		{ParamsLiteral{Name: "x", M: 17, Q: []uint64{100}}, "not a prime"},
 		{ParamsLiteral{Name: "x", M: 17, Q: []uint64{103, 103}}, "used twice"},
-		{ParamsLiteral{Name: "x", M: 65537, LogQ: []int{30}}, "no 30-bit primes"},
+		{ParamsLiteral{Name: "x", M: 65537, LogQ: []int{16}}, "no 16-bit primes"},
+		{ParamsLiteral{Name: "x", M: 17, LogQ: []int{30}}, "no special primes"},
 		{ParamsLiteral{Name: "x", M: 17, LogQ: []int{62}}, "outside [2, 61]"},
 	} {
 		_, err := NewParams(tc.lit)

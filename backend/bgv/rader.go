@@ -73,12 +73,24 @@ func newRaderPlan(m int, g uint64) *raderPlan {
 //     then computed exactly over the integers and reduced mod p afterwards.
 //     This admits small primes (about 20 bits), which are scarce in the
 //     progression 1 mod m·N.
+//   - two-auxiliary mode, when n·(p-1)^2 < Q·Q' for a second auxiliary prime
+//     Q': the same exact convolution, computed modulo Q and Q' and combined
+//     by CRT (Garner) before the reduction mod p. It admits primes up to
+//     about 2^53 (at m = 65537 the 23-26-bit primes the chain needs, none
+//     of which is ≡ 1 mod m·N) for twice the NTT work.
 type Transform struct {
 	plan *raderPlan
 	p    modulus // the RNS prime
 	ntt  *cyclicNTT
-	aux  bool // ntt.mod.q != p
+	aux  bool       // ntt.mod.q != p
+	ntt2 *cyclicNTT // second auxiliary transform (two-auxiliary mode), else nil
 	zeta uint64
+	// Two-auxiliary mode: Q^-1 mod Q' and Q mod p, with Shoup companions,
+	// and the kernels modulo Q'.
+	qInv, qInvShoup           uint64
+	qModP, qModPShoup         uint64
+	fwdKernel2, fwdKernel2Sh  []uint64
+	invKernel2, invKernel2Sh  []uint64
 	// fwdKernel = NTT(ζ^(g^l)) / N, invKernel = NTT(m^-1·ζ^(-g^l)) / N, both
 	// bit-reversed, modulo the NTT prime, with Shoup companions.
 	fwdKernel, fwdKernelShoup []uint64
@@ -86,9 +98,10 @@ type Transform struct {
 	mInv, mInvShoup           uint64 // m^-1 mod p
 }
 
-// newTransform builds the transform for prime p. auxQ is the auxiliary NTT
-// prime (≡ 1 mod N) used when p itself is not NTT-friendly for length N.
-func newTransform(plan *raderPlan, p uint64, auxNTT *cyclicNTT) (*Transform, error) {
+// newTransform builds the transform for prime p. auxNTT and auxNTT2 are the
+// auxiliary NTTs (primes ≡ 1 mod N) used when p itself is not NTT-friendly
+// for length N.
+func newTransform(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT) (*Transform, error) {
 	m := uint64(plan.m)
 	if (p-1)%m != 0 {
 		return nil, fmt.Errorf("rader transform: prime %d is not 1 mod m = %d", p, m)
@@ -103,8 +116,15 @@ func newTransform(plan *raderPlan, p uint64, auxNTT *cyclicNTT) (*Transform, err
 		t.ntt = ntt
 	case auxNTT != nil && auxFits(p, plan.n, auxNTT.mod.q):
 		t.ntt, t.aux = auxNTT, true
+	case auxNTT != nil && auxNTT2 != nil && auxFits2(p, plan.n, auxNTT.mod.q, auxNTT2.mod.q):
+		t.ntt, t.ntt2, t.aux = auxNTT, auxNTT2, true
+		q1, q2 := auxNTT.mod.q, auxNTT2.mod.q
+		t.qInv = invMod(q1%q2, q2)
+		t.qInvShoup = shoup(t.qInv, q2)
+		t.qModP = q1 % p
+		t.qModPShoup = shoup(t.qModP, p)
 	default:
-		return nil, fmt.Errorf("rader transform: prime %d is neither 1 mod %d (=m·N) nor small enough for the auxiliary NTT prime (need n·(p-1)^2 < Q)", p, m*uint64(plan.bigN))
+		return nil, fmt.Errorf("rader transform: prime %d is neither 1 mod %d (=m·N) nor small enough for the auxiliary NTT primes (need n·(p-1)^2 < Q·Q')", p, m*uint64(plan.bigN))
 	}
 	zeta, err := rootOfUnity(p, m)
 	if err != nil {
@@ -126,9 +146,30 @@ func newTransform(plan *raderPlan, p uint64, auxNTT *cyclicNTT) (*Transform, err
 		inv[l] = mulModSlow(zpow[m-e], t.mInv, p)
 		e = e * plan.g % m
 	}
-	t.fwdKernel, t.fwdKernelShoup = t.kernel(fwd)
-	t.invKernel, t.invKernelShoup = t.kernel(inv)
+	t.fwdKernel, t.fwdKernelShoup = t.kernel(t.ntt, fwd)
+	t.invKernel, t.invKernelShoup = t.kernel(t.ntt, inv)
+	if t.ntt2 != nil {
+		t.fwdKernel2, t.fwdKernel2Sh = t.kernel(t.ntt2, fwd)
+		t.invKernel2, t.invKernel2Sh = t.kernel(t.ntt2, inv)
+	}
 	return t, nil
+}
+
+// auxFits2 reports whether every length-n convolution of residues mod p is
+// below Q·Q'.
+func auxFits2(p uint64, n int, q1, q2 uint64) bool {
+	hi, lo := bits.Mul64(p-1, p-1)
+	h1, l1 := bits.Mul64(lo, uint64(n))
+	h2, l2 := bits.Mul64(hi, uint64(n))
+	if h2 != 0 {
+		return false
+	}
+	mid, c := bits.Add64(h1, l2, 0)
+	if c != 0 {
+		return false
+	}
+	qh, ql := bits.Mul64(q1, q2)
+	return mid < qh || (mid == qh && l1 < ql)
 }
 
 // auxFits reports whether every length-n convolution of residues mod p is
@@ -144,9 +185,9 @@ func auxFits(p uint64, n int, Q uint64) bool {
 // length-n cyclic kernel v, padded for a length-N cyclic NTT when N != n:
 // K[j] = v_j (j < n) and K[N-j] = v_(n-j) (1 <= j < n), so that for s < n the
 // length-N cyclic convolution with a zero-padded input equals the length-n one.
-func (t *Transform) kernel(v []uint64) (k, kShoup []uint64) {
+func (t *Transform) kernel(ntt *cyclicNTT, v []uint64) (k, kShoup []uint64) {
 	bigN, n := t.plan.bigN, t.plan.n
-	Q := t.ntt.mod.q
+	Q := ntt.mod.q
 	k = make([]uint64, bigN)
 	copy(k, v)
 	if bigN != n {
@@ -154,7 +195,10 @@ func (t *Transform) kernel(v []uint64) (k, kShoup []uint64) {
 			k[bigN-j] = v[n-j]
 		}
 	}
-	t.ntt.forwardLazy(k)
+	for i := range k {
+		k[i] %= Q
+	}
+	ntt.forwardLazy(k)
 	nInv := invMod(uint64(bigN)%Q, Q)
 	kShoup = make([]uint64, bigN)
 	for i := range k {
@@ -174,13 +218,54 @@ func (t *Transform) Zeta() uint64 { return t.zeta }
 // Auxiliary reports whether the convolution runs modulo the auxiliary NTT prime.
 func (t *Transform) Auxiliary() bool { return t.aux }
 
-// ScratchLen is the length of the scratch slice Forward and Inverse need.
-func (t *Transform) ScratchLen() int { return t.plan.bigN }
+// TwoAuxiliary reports whether the convolution runs modulo both auxiliary primes.
+func (t *Transform) TwoAuxiliary() bool { return t.ntt2 != nil }
+
+// ScratchLen is the length of the scratch slice Forward and Inverse need
+// (two convolution buffers in two-auxiliary mode).
+func (t *Transform) ScratchLen() int {
+	if t.ntt2 != nil {
+		return 2 * t.plan.bigN
+	}
+	return t.plan.bigN
+}
+
+// convolveP replaces the first n entries of buf (natural order, [0, p),
+// zero up to N) by the cyclic convolution with the forward (fwd) or inverse
+// kernel: reduced mod p in direct and two-auxiliary mode, in [0, Q) in
+// auxiliary mode (the caller reduces). scratch holds buf's copy in
+// two-auxiliary mode.
+func (t *Transform) convolveP(buf, scratch []uint64, fwd bool) {
+	k, ks, k2, k2s := t.invKernel, t.invKernelShoup, t.invKernel2, t.invKernel2Sh
+	if fwd {
+		k, ks, k2, k2s = t.fwdKernel, t.fwdKernelShoup, t.fwdKernel2, t.fwdKernel2Sh
+	}
+	if t.ntt2 == nil {
+		t.convolve(t.ntt, buf, k, ks)
+		return
+	}
+	buf2 := scratch[t.plan.bigN : 2*t.plan.bigN]
+	copy(buf2, buf)
+	t.convolve(t.ntt, buf, k, ks)
+	t.convolve(t.ntt2, buf2, k2, k2s)
+	// Garner: x = x1 + Q·((x2 - x1)·Q^-1 mod Q'), then x mod p.
+	q2 := t.ntt2.mod.q
+	p := &t.p
+	for i := range buf[:t.plan.n] {
+		x1 := buf[i]
+		r1 := x1
+		if r1 >= q2 {
+			r1 -= q2
+		}
+		d := subMod(buf2[i], r1, q2)
+		h := mulShoup(d, t.qInv, t.qInvShoup, q2)
+		buf[i] = addMod(p.reduce(x1), mulShoup(p.reduce(h), t.qModP, t.qModPShoup, p.q), p.q)
+	}
+}
 
 // convolve replaces buf (natural order, [0, Q) in its first n entries and
 // zero beyond) by its cyclic convolution with the kernel, in [0, Q).
-func (t *Transform) convolve(buf, k, kShoup []uint64) {
-	ntt := t.ntt
+func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
 	Q, twoQ := ntt.mod.q, ntt.mod.twoQ
 	ntt.forwardLazy(buf)
 	for i := range buf {
@@ -213,10 +298,10 @@ func (t *Transform) Forward(a, out, scratch []uint64) {
 	buf[n/2] = 0
 	clear(buf[n:])
 	a0 := a[0]
-	t.convolve(buf, t.fwdKernel, t.fwdKernelShoup)
+	t.convolveP(buf, scratch, true)
 	p := &t.p
 	out = out[:n]
-	if t.aux {
+	if t.aux && t.ntt2 == nil {
 		for s := range out {
 			out[s] = addMod(p.reduce(buf[s]), a0, p.q)
 		}
@@ -247,8 +332,8 @@ func (t *Transform) Inverse(b, out, scratch []uint64) {
 		sum = addMod(sum, b[l], q)
 	}
 	clear(buf[n:])
-	t.convolve(buf, t.invKernel, t.invKernelShoup)
-	if t.aux {
+	t.convolveP(buf, scratch, false)
+	if t.aux && t.ntt2 == nil {
 		for i := range buf[:n] {
 			buf[i] = p.reduce(buf[i])
 		}

@@ -21,7 +21,7 @@ type Ring struct {
 func newRing(pr *Params, primes []uint64) (*Ring, error) {
 	r := &Ring{params: pr, n: pr.n}
 	for _, p := range primes {
-		t, err := newTransform(pr.plan, p, pr.auxNTT)
+		t, err := newTransform(pr.plan, p, pr.auxNTT, pr.auxNTT2)
 		if err != nil {
 			return nil, fmt.Errorf("ring over %v: %w", primes, err)
 		}
@@ -80,8 +80,15 @@ func (r *Ring) NewPoly(level int) *Poly {
 	return &Poly{Rows: rows}
 }
 
-// ScratchLen is the scratch length the conversions need.
-func (r *Ring) ScratchLen() int { return r.transforms[0].ScratchLen() }
+// ScratchLen is the scratch length the conversions need (the largest over
+// the primes).
+func (r *Ring) ScratchLen() int {
+	n := 0
+	for _, t := range r.transforms {
+		n = max(n, t.ScratchLen())
+	}
+	return n
+}
 
 // NewScratch allocates scratch for ToEval/ToCoeff.
 func (r *Ring) NewScratch() []uint64 { return make([]uint64, r.ScratchLen()) }

@@ -2,6 +2,7 @@ package bgv
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -21,6 +22,40 @@ func testParams(t testing.TB, lit ParamsLiteral) *Params {
 	testParamsCache[lit.Name] = p
 	return p
 }
+
+// twoAuxPrimes returns count primes of the given size that are ≡ 1 (mod m)
+// but not ≡ 1 (mod m·N) and too large for the single auxiliary prime, so
+// that their transforms run in two-auxiliary mode.
+func twoAuxPrimes(m, bitSize, count int, used map[uint64]bool) []uint64 {
+	n := m - 1
+	bigN := uint64(n)
+	if n&(n-1) != 0 {
+		bigN = 1 << bits.Len(uint(2*n-2))
+	}
+	var out []uint64
+	top := uint64(1) << uint(bitSize)
+	for c := (top-1)/uint64(m)*uint64(m) + 1; len(out) < count; c -= uint64(m) {
+		if (c-1)%(uint64(m)*bigN) != 0 && isPrime(c) && !used[c] {
+			used[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// twoAuxLiteral is a Toy set whose primes all take the two-auxiliary mode.
+func twoAuxLiteral(m int) ParamsLiteral {
+	used := map[uint64]bool{}
+	q := twoAuxPrimes(m, 45, 1, used)
+	q = append(q, twoAuxPrimes(m, 35, 4, used)...)
+	return ParamsLiteral{Name: fmt.Sprintf("ToyM%dTwoAux", m), M: m, Q: q,
+		P: twoAuxPrimes(m, 50, 2, used), Insecure: true}
+}
+
+var (
+	toyM17TwoAux  = twoAuxLiteral(17)
+	toyM257TwoAux = twoAuxLiteral(257)
+)
 
 // schoolbookMulMod returns a·b mod (Φ_m, q) for coefficient vectors of length
 // m-1: the cyclic product modulo X^m - 1, then X^(m-1) = -(1 + ... + X^(m-2)).
@@ -85,6 +120,9 @@ func TestTransformModes(t *testing.T) {
 			}
 		}
 		t.Logf("%s: N_conv = %d, %d direct and %d auxiliary primes, log2 QP = %.1f", lit.Name, pr.plan.bigN, direct, aux, pr.LogQP())
+		if two := testTransforms(t, testParams(t, toyM257TwoAux)); !two[0].TwoAuxiliary() || !two[len(two)-1].TwoAuxiliary() {
+			t.Errorf("ToyM257TwoAux: transforms not in two-auxiliary mode")
+		}
 		if lit.Name != "ToyM17" && (direct == 0 || aux == 0) {
 			t.Errorf("%s: want both transform modes covered, got %d direct, %d auxiliary", lit.Name, direct, aux)
 		}
@@ -93,7 +131,7 @@ func TestTransformModes(t *testing.T) {
 
 func TestTransformRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal, M8191Literal} {
+	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal, M8191Literal, toyM17TwoAux, toyM257TwoAux} {
 		pr := testParams(t, lit)
 		for _, tr := range testTransforms(t, pr) {
 			t.Run(fmt.Sprintf("m=%d/p=%d", pr.M(), tr.Prime()), func(t *testing.T) {
@@ -125,7 +163,7 @@ func TestTransformRoundTrip(t *testing.T) {
 // Forward(a)[s] = a(ζ^(g^s)).
 func TestTransformEvaluates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal} {
+	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal, toyM17TwoAux, toyM257TwoAux} {
 		pr := testParams(t, lit)
 		for _, tr := range testTransforms(t, pr) {
 			q := tr.Prime()
@@ -157,7 +195,7 @@ func TestRingMulSchoolbook(t *testing.T) {
 		lit    ParamsLiteral
 		trials int
 		rows   int // number of primes checked (all when 0)
-	}{{ToyM17Literal, 5, 0}, {ToyM257Literal, 3, 0}, {M8191Literal, 1, 3}} {
+	}{{ToyM17Literal, 5, 0}, {ToyM257Literal, 3, 0}, {M8191Literal, 1, 3}, {toyM17TwoAux, 3, 0}, {toyM257TwoAux, 2, 0}} {
 		pr := testParams(t, tc.lit)
 		r := pr.RingQ()
 		level := r.MaxLevel()
