@@ -87,10 +87,10 @@ type Transform struct {
 	zeta uint64
 	// Two-auxiliary mode: Q^-1 mod Q' and Q mod p, with Shoup companions,
 	// and the kernels modulo Q'.
-	qInv, qInvShoup           uint64
-	qModP, qModPShoup         uint64
-	fwdKernel2, fwdKernel2Sh  []uint64
-	invKernel2, invKernel2Sh  []uint64
+	qInv, qInvShoup          uint64
+	qModP, qModPShoup        uint64
+	fwdKernel2, fwdKernel2Sh []uint64
+	invKernel2, invKernel2Sh []uint64
 	// fwdKernel = NTT(ζ^(g^l)) / N, invKernel = NTT(m^-1·ζ^(-g^l)) / N, both
 	// bit-reversed, modulo the NTT prime, with Shoup companions.
 	fwdKernel, fwdKernelShoup []uint64
