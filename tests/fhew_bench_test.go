@@ -1,0 +1,81 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/runtime"
+)
+
+// BenchmarkFHEWThreads measures encrypted throughput (bootstraps per second
+// of wall time) of mult64, compiled as hcc eval compiles it, on 1 and 2
+// runtime threads. The 2-thread run also reports "speedup", its throughput
+// over the 1-thread run's (the target on 2 cores: >= 1.85). Run it
+// on an otherwise idle machine:
+//
+//	go test ./tests -run '^$' -bench FHEWThreads/ToySigned -benchtime 3x
+//	go test ./tests -run '^$' -bench FHEWThreads/STD128_LOWFAIL_T -benchtime 1x
+//
+// The 128-bit rows take about a minute (about 6000 bootstraps twice).
+func BenchmarkFHEWThreads(b *testing.B) {
+	c, err := ir.ReadFile(filepath.Join(sharedDirTB(b), "mult64.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, set := range []string{"ToySigned", "STD128_LOWFAIL_T"} {
+		var single float64 // 1-thread throughput, for the speedup
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", set, threads), func(b *testing.B) {
+				k := kitFor(b, set)
+				d := compileFHEW(b, c, k)
+				bits, err := c.PackInputs(randomInputs(c, rand.New(rand.NewPCG(1, 2))))
+				if err != nil {
+					b.Fatal(err)
+				}
+				in := k.enc.EncryptBits(bits)
+				boots := k.be.LUTTarget().CircuitBootstraps(d)
+				var busy, wall float64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					_, st, err := runtime.Run(context.Background(), d, k.be, in, runtime.Options{Threads: threads})
+					if err != nil {
+						b.Fatal(err)
+					}
+					busy += st.Busy.Seconds()
+					wall += st.Wall.Seconds()
+				}
+				b.StopTimer()
+				rate := float64(boots*b.N) / b.Elapsed().Seconds()
+				b.ReportMetric(rate, "bootstraps/s")
+				b.ReportMetric(float64(boots), "bootstraps/op")
+				b.ReportMetric(busy/(float64(threads)*wall), "efficiency")
+				if threads == 1 {
+					single = rate
+				} else if single > 0 {
+					b.ReportMetric(rate/single, "speedup")
+				}
+			})
+		}
+	}
+}
+
+// sharedDirTB is sharedCircuits for benchmarks.
+func sharedDirTB(tb testing.TB) string {
+	tb.Helper()
+	dir, _ := os.Getwd()
+	for {
+		p := filepath.Join(dir, "shared", "circuits")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		if filepath.Dir(dir) == dir {
+			tb.Fatal("shared/circuits not found in any parent of the working directory")
+		}
+		dir = filepath.Dir(dir)
+	}
+}
