@@ -1,0 +1,159 @@
+package fhew
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// Failure probability of a whole circuit: every bootstrap decides wrongly
+// with the Gaussian tail probability of its input noise beyond the margin
+// 1/(2P) (noise.go), and the probability that some bootstrap of the run
+// fails is at most the sum over bootstraps (union bound). That sum is what
+// `hcc run` can print next to a result.
+//
+// A bootstrap's input noise is Σ_src (Σ w_i·±1)²·Var(src) + key switching +
+// rounding, where src ranges over the ciphertexts the inputs come from
+// through chains of free NOTs (a NOT negates the noise): a bootstrapped
+// output (variance NoiseModel.Output), a fresh encryption (σ² at Q_ks) or a
+// constant (noiseless). Grouping by source matters when one ciphertext
+// reaches a gate twice: AND(x, x) sees (1+1)² = 4 times x's variance, not 2,
+// and XOR(x, NOT x) none at all.
+
+// CircuitFailure is the predicted failure of one encrypted run of a circuit.
+type CircuitFailure struct {
+	// Bootstraps is the number of bootstraps the run performs.
+	Bootstraps int
+	// Log2Failure is log2 of Σ over bootstraps of their failure
+	// probabilities, an upper bound on the probability that any output is
+	// wrong; -Inf when the circuit has no bootstraps.
+	Log2Failure float64
+	// WorstLog2 is the largest single-bootstrap failure (log2) and
+	// WorstNode the node it belongs to (-1 without bootstraps).
+	WorstLog2 float64
+	WorstNode ir.NodeID
+}
+
+// noiseSource is where a ciphertext's noise comes from: a node whose
+// output is a fresh bootstrap or encryption (id), with the sign NOTs give
+// it; id < 0 for noiseless constants.
+type noiseSource struct {
+	id   ir.NodeID
+	sign int
+}
+
+// opGate maps a two-input ir op to the evaluator's gate.
+var opGate = map[ir.Op]int{
+	ir.OpAnd: gateAND, ir.OpNand: gateNAND, ir.OpOr: gateOR, ir.OpNor: gateNOR,
+	ir.OpXor: gateXOR, ir.OpXnor: gateXNOR, ir.OpAndNY: gateANDNY,
+}
+
+// CircuitFailure returns the predicted failure of running c on p with the
+// Backend (same bootstraps: MUX in one or two, LUTs in one). It fails on a
+// LUT that one bootstrap cannot evaluate on p and on ops it does not know.
+func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
+	m := p.Noise()
+	fresh := p.lit.Sigma * p.lit.Sigma / float64(p.qks) / float64(p.qks)
+	variance := make([]float64, len(c.Nodes)) // of each node that is a source
+	src := make([]noiseSource, len(c.Nodes))
+	res := CircuitFailure{Log2Failure: math.Inf(-1), WorstLog2: math.Inf(-1), WorstNode: -1}
+	var sumTop, sumScaled float64 // Σ 2^l = 2^sumTop · sumScaled
+	add := func(l float64, id ir.NodeID) {
+		res.Bootstraps++
+		if l > res.WorstLog2 {
+			res.WorstLog2, res.WorstNode = l, id
+		}
+		switch {
+		case sumScaled == 0:
+			sumTop, sumScaled = l, 1
+		case l > sumTop:
+			sumScaled = sumScaled*math.Exp2(sumTop-l) + 1
+			sumTop = l
+		default:
+			sumScaled += math.Exp2(l - sumTop)
+		}
+	}
+	// gate returns log2 P(failure) of one bootstrap on Σ w_i·in_i, where
+	// the inputs are the noise sources ins.
+	var terms [MaxLUTInputs + 1]struct {
+		id ir.NodeID
+		w  int
+	}
+	gate := func(weights []int, ins []noiseSource) float64 {
+		nt := 0
+		for i, s := range ins {
+			if s.id < 0 || weights[i] == 0 {
+				continue
+			}
+			j := 0
+			for j < nt && terms[j].id != s.id {
+				j++
+			}
+			if j == nt {
+				terms[j].id, terms[j].w = s.id, 0
+				nt++
+			}
+			terms[j].w += s.sign * weights[i]
+		}
+		v := m.KeySwitch + m.Rounding
+		for _, t := range terms[:nt] {
+			v += float64(t.w*t.w) * variance[t.id]
+		}
+		return log2GaussTail(p.margin() / math.Sqrt(v))
+	}
+	var ins [MaxLUTInputs]noiseSource
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		id := ir.NodeID(i)
+		x := ins[:len(n.In)]
+		for j, f := range n.In {
+			x[j] = src[f]
+		}
+		switch n.Op {
+		case ir.OpConst0, ir.OpConst1:
+			src[i] = noiseSource{id: -1}
+			continue
+		case ir.OpInput:
+			src[i], variance[i] = noiseSource{id: id, sign: 1}, fresh
+			continue
+		case ir.OpNot:
+			src[i] = noiseSource{id: x[0].id, sign: -x[0].sign}
+			continue
+		case ir.OpMux:
+			if e := findLUTEntry(p.slots, muxTable, 3); e.ok {
+				add(gate(e.spec.Weights, x), id)
+				break
+			}
+			// Evaluator.MUX: t = s AND a (a bootstrap of its own), then one
+			// bootstrap on (t, s, b). t's noise source is this node's first
+			// bootstrap, which nothing else sees.
+			add(gate(gateWeights(p, gateAND), x[:2]), id)
+			variance[i] = m.Output
+			add(gate(gateWeights(p, gateMUX2), []noiseSource{{id: id, sign: 1}, x[0], x[2]}), id)
+		case ir.OpLUT:
+			e := findLUTEntry(p.slots, n.Table, len(n.In))
+			if !e.ok {
+				return res, fmt.Errorf("fhew: node %d: LUT%d %#x needs more than one bootstrap on %s", i, len(n.In), n.Table, p.lit.Name)
+			}
+			add(gate(e.spec.Weights, x), id)
+		default:
+			g, ok := opGate[n.Op]
+			if !ok {
+				return res, fmt.Errorf("fhew: node %d: cannot evaluate a %v node", i, n.Op)
+			}
+			add(gate(gateWeights(p, g), x), id)
+		}
+		src[i], variance[i] = noiseSource{id: id, sign: 1}, m.Output
+	}
+	if sumScaled > 0 {
+		res.Log2Failure = sumTop + math.Log2(sumScaled)
+	}
+	return res, nil
+}
+
+// gateWeights returns the weights the evaluator uses for gate g on p.
+func gateWeights(p Params, g int) []int {
+	d := gateTables[g]
+	return findLUTEntry(p.slots, d.table, d.k).spec.Weights
+}
