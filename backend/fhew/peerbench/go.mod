@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/ALTree/bigfloat v0.0.0-20220102081255-38c8b72a9924 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
-	github.com/google/go-cmp v0.5.8 // indirect
+	github.com/google/go-cmp v0.6.0 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/stretchr/testify v1.8.0 // indirect
@@ -17,5 +17,7 @@ require (
 )
 
 require github.com/hcc-fhe/hcc v0.0.0
+
+require gonum.org/v1/gonum v0.17.0 // indirect
 
 replace github.com/hcc-fhe/hcc => ../../..

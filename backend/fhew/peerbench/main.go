@@ -5,7 +5,12 @@
 // time is quoted (v6.1.1's core/rgsw/blindrot is known to decode wrongly
 // without a special prime; v5.0.7 is used for that reason).
 //
-//	go run . [-n 446] [-reps 20]
+// It times two rings: STD128_LMKCDEY_G's (n = 446, Q = 268369921,
+// B_g = 2^10, the reference point) and STD128_T's (n = 581,
+// Q = 134215681, B_g = 2^9); Lattigo keeps every gadget digit where hcc
+// drops the lowest.
+//
+//	go run . [-reps 50] [-sets STD128_LMKCDEY_G,STD128_T]
 package main
 
 import (
@@ -14,6 +19,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
@@ -24,13 +30,33 @@ import (
 	"github.com/tuneinsight/lattigo/v5/utils/sampling"
 )
 
+// peerRing is one peer configuration: hcc's set and Lattigo's matching ring.
+type peerRing struct {
+	set   string
+	n     int
+	q     uint64
+	logBg int
+}
+
+var rings = map[string]peerRing{
+	"STD128_LMKCDEY_G": {"STD128_LMKCDEY_G", 446, 268369921, 10},
+	"STD128_T":         {"STD128_T", 581, 134215681, 9},
+}
+
 func main() {
-	n := flag.Int("n", 446, "LWE dimension of the timed blind rotation (<= 512)")
-	reps := flag.Int("reps", 20, "timed repetitions")
+	reps := flag.Int("reps", 50, "timed repetitions")
+	sets := flag.String("sets", "STD128_LMKCDEY_G,STD128_T", "hcc parameter sets whose rings are timed in Lattigo")
 	flag.Parse()
-	if err := run(*n, *reps); err != nil {
-		fmt.Fprintln(os.Stderr, "peerbench:", err)
-		os.Exit(1)
+	for _, s := range strings.Split(*sets, ",") {
+		r, ok := rings[s]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "peerbench: unknown set %q\n", s)
+			os.Exit(2)
+		}
+		if err := run(r, *reps); err != nil {
+			fmt.Fprintln(os.Stderr, "peerbench:", err)
+			os.Exit(1)
+		}
 	}
 }
 
@@ -40,22 +66,27 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-func run(n, reps int) error {
-	// STD128_LMKCDEY_G's ring: N = 1024, the same 28-bit prime, B_g = 2^10.
-	paramsBR, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: 10, Q: []uint64{268369921}, NTTFlag: true})
+func run(r peerRing, reps int) error {
+	n := r.n
+	// The set's ring: N = 1024, the same prime and gadget base.
+	paramsBR, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: 10, Q: []uint64{r.q}, NTTFlag: true})
 	if err != nil {
 		return err
 	}
-	// LWE samples are packed in an RLWE of degree 512 (Lattigo needs a power
-	// of two); the timed core rotation uses the first n coefficients.
-	paramsLWE, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: 9, Q: []uint64{0x3001}, NTTFlag: true})
+	// LWE samples are packed in an RLWE of degree 512 or 1024 (Lattigo needs
+	// a power of two); the timed core rotation uses the first n coefficients.
+	logNLWE := 9
+	if n > 512 {
+		logNLWE = 10
+	}
+	paramsLWE, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: logNLWE, Q: []uint64{0x3001}, NTTFlag: true})
 	if err != nil {
 		return err
 	}
 	skLWE := rlwe.NewKeyGenerator(paramsLWE).GenSecretKeyNew()
 	skBR := rlwe.NewKeyGenerator(paramsBR).GenSecretKeyNew()
 	t0 := time.Now()
-	brk := hebin.GenEvaluationKeyNew(paramsBR, skBR, paramsLWE, skLWE, rlwe.EvaluationKeyParameters{BaseTwoDecomposition: utils.Pointy(10)})
+	brk := hebin.GenEvaluationKeyNew(paramsBR, skBR, paramsLWE, skLWE, rlwe.EvaluationKeyParameters{BaseTwoDecomposition: utils.Pointy(r.logBg)})
 	keygen := time.Since(t0)
 	eval := hebin.NewEvaluator(paramsBR, paramsLWE)
 
@@ -76,7 +107,10 @@ func run(n, reps int) error {
 	pt := rlwe.NewPlaintext(paramsLWE, paramsLWE.MaxLevel())
 	values := make([]float64, slots)
 	for i := range values {
-		values[i] = -1 + (float64(2*i)+1)/float64(slots) // never 0
+		// |x| in [1/2, 15/16]: with the scale Q/4 that is a margin of at
+		// least 1/8 of the circle, a gate's decision margin (values near 0
+		// would test Lattigo's noise more strictly than hcc's gates).
+		values[i] = (0.5 + float64(i/2)/16) * float64(1-2*(i%2))
 		polys[i] = &tp
 		v := values[i] * scaleLWE
 		if v < 0 {
@@ -135,9 +169,9 @@ func run(n, reps int) error {
 		}
 	}
 
-	// hcc at STD128_LMKCDEY_G: whole NAND gates (blind rotation + key
-	// switching), Signed (w = 7) and LMKCDEY (w = 10).
-	p, err := fhew.ParamsByName("STD128_LMKCDEY_G", false)
+	// hcc at the same set: whole NAND gates (key switching, blind rotation,
+	// extraction), Signed at the set's w and LMKCDEY at w = 10.
+	p, err := fhew.ParamsByName(r.set, false)
 	if err != nil {
 		return err
 	}
@@ -145,14 +179,14 @@ func run(n, reps int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("lattigo LMKCDEY blind rotation alone, n=%d N=1024 B_g=2^10: median %.2f ms over %d\n", n, median(lt), reps)
+	fmt.Printf("lattigo LMKCDEY blind rotation alone, n=%d N=1024 Q=%d B_g=2^%d: median %.2f ms over %d\n", n, r.q, r.logBg, median(lt), reps)
 	for _, pp := range []fhew.Params{p, lmk} {
 		row, err := fhew.MeasureTable3Row(pp, reps, 0)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("hcc %-32s NAND (blind rotation + key switch): median %.2f ms (%.2fx lattigo's rotation alone)\n",
-			pp.Name(), row.NANDMedianMs, row.NANDMedianMs/median(lt))
+		fmt.Printf("hcc %-28s %-8s w=%-2d NAND (key switch + blind rotation): median %.2f ms (%.2fx lattigo's rotation alone)\n",
+			r.set, pp.Method(), pp.Window(), row.NANDMedianMs, row.NANDMedianMs/median(lt))
 	}
 	return nil
 }
