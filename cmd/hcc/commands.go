@@ -90,3 +90,11 @@ func runExportBristol(e *cmdEnv) error {
 	}
 	return writeOut(e, func(w io.Writer) error { return ir.WriteBristol(w, c) })
 }
+
+func runExportBLIF(e *cmdEnv) error {
+	c, err := loadCircuit(e)
+	if err != nil {
+		return err
+	}
+	return writeOut(e, func(w io.Writer) error { return ir.WriteBLIF(w, c) })
+}

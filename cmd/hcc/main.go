@@ -6,6 +6,7 @@
 //	hcc stats FILE
 //	hcc dot FILE [-o OUT.dot]
 //	hcc export-bristol FILE [-o OUT.txt]
+//	hcc export-blif FILE [-o OUT.blif]
 //	hcc keygen [--params NAME] [--insecure] -o DIR
 //	hcc encrypt --key DIR/secret.key FILE --in name=value ... -o IN.ct
 //	hcc eval --eval-key DIR/eval.key FILE IN.ct -o OUT.ct [--threads N]
@@ -88,6 +89,11 @@ func commands() []*command {
 				outFlag(fs, e, "write to `OUT.txt` instead of standard output")
 			}},
 		benchCommand(),
+		{name: "export-blif", args: "FILE", doc: "write the circuit in BLIF, for logic synthesis tools such as ABC", run: runExportBLIF,
+			flags: func(fs *flag.FlagSet, e *cmdEnv) {
+				circuitFlags(fs, e)
+				outFlag(fs, e, "write to `OUT.blif` instead of standard output")
+			}},
 		keygenCommand(), encryptCommand(), evalCommand(), decryptCommand(), runCommand(),
 		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
 			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
