@@ -90,3 +90,15 @@ func TestParseWindows(t *testing.T) {
 		}
 	}
 }
+
+func TestSecureSets(t *testing.T) {
+	got := secureSets()
+	if len(got) < len(tableOrder) || !reflect.DeepEqual(got[:len(tableOrder)], tableOrder) {
+		t.Fatalf("secureSets() = %v, want %v first", got, tableOrder)
+	}
+	for _, name := range got {
+		if strings.HasPrefix(name, "Toy") {
+			t.Errorf("insecure set %s in the default list", name)
+		}
+	}
+}
