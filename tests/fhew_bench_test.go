@@ -15,8 +15,11 @@ import (
 // BenchmarkFHEWThreads measures encrypted throughput (bootstraps per second
 // of wall time) of mult64, compiled as hcc eval compiles it, on 1 and 2
 // runtime threads. The 2-thread run also reports "speedup", its throughput
-// over the 1-thread run's (the target on 2 cores: >= 1.85). Run it
-// on an otherwise idle machine:
+// over the 1-thread run's (the target on 2 cores: >= 1.85), and
+// "cores", the CPU time the process got per second of wall time: on a
+// shared machine a speedup below the target with cores well below 2 means
+// the run was starved by other jobs, not by the scheduler. Run it on an
+// otherwise idle machine:
 //
 //	go test ./tests -run '^$' -bench FHEWThreads/ToySigned -benchtime 3x
 //	go test ./tests -run '^$' -bench FHEWThreads/STD128_LOWFAIL_T -benchtime 1x
@@ -40,6 +43,7 @@ func BenchmarkFHEWThreads(b *testing.B) {
 				in := k.enc.EncryptBits(bits)
 				boots := k.be.LUTTarget().CircuitBootstraps(d)
 				var busy, wall float64
+				cpu0 := processCPUSeconds()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					_, st, err := runtime.Run(context.Background(), d, k.be, in, runtime.Options{Threads: threads})
@@ -50,6 +54,9 @@ func BenchmarkFHEWThreads(b *testing.B) {
 					wall += st.Wall.Seconds()
 				}
 				b.StopTimer()
+				if cpu := processCPUSeconds() - cpu0; cpu > 0 {
+					b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+				}
 				rate := float64(boots*b.N) / b.Elapsed().Seconds()
 				b.ReportMetric(rate, "bootstraps/s")
 				b.ReportMetric(float64(boots), "bootstraps/op")
