@@ -16,6 +16,9 @@ import (
 	"github.com/hcc-fhe/hcc/runtime"
 )
 
+// The optimizer costs native gates through fhew's target (MUX: 2).
+var _ optimize.GateCoster = fhew.LUTTarget{}
+
 // fhewKit is one key pair and the runtime's view of its evaluator.
 type fhewKit struct {
 	p   fhew.Params
