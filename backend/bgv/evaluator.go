@@ -128,7 +128,7 @@ func (ev *Evaluator) AddOne(a, out *Ciphertext) {
 		}
 	}
 	out.Value[1].CopyFrom(a.Value[1])
-	out.Noise = a.Noise.with(0, 0, 0) // the constant 1 has energy 1 per point
+	out.Noise = a.Noise.withConstant()
 }
 
 // SetConstant sets out to the trivial (noiseless) encryption (μ, 0) of the
@@ -149,7 +149,7 @@ func (ev *Evaluator) SetConstant(v bool, out *Ciphertext) {
 	}
 	out.Noise = NoiseEstimate{}
 	if v {
-		out.Noise = out.Noise.with(0, 0, 0)
+		out.Noise = out.Noise.withConstant()
 	}
 }
 

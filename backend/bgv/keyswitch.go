@@ -48,9 +48,9 @@ import (
 //     3 digits, depth 40, but every level-prime transform doubles: ~455
 //     transform-equivalents.
 //   - few large primes (M65537Literal): dynamic noise management lets a
-//     50-bit prime absorb 1.6 levels, so 26 primes give depth 41 and leave
-//     P = 8×59 bits for 3 digits: ~169 transforms per switch, keys of
-//     3·2·34 rows (107 MB). This is the one chosen.
+//     59-bit prime absorb about two levels, so 22 primes give depth 41 and
+//     leave P = 8×59 bits for 3 digits: ~148 transforms per switch, keys of
+//     3·2·30 rows (94 MB). This is the one chosen.
 //
 // One digit (GHS's original p ≈ q·sqrt(m)) would need P ≥ Q, i.e. half the
 // budget for P and half the depth.

@@ -52,6 +52,12 @@ var (
 	// Insecure. Mixes auxiliary-mode primes (25 bits) and direct ones.
 	ToyM257Literal = ParamsLiteral{Name: "ToyM257", M: 257,
 		LogQ: []int{40, 25, 25, 25, 25, 30, 30}, LogP: []int{45, 45}, Insecure: true}
+	// ToyM257DeepLiteral: m = 257 with a chain for the ripple adder adder64
+	// (AND-depth 63, a carry shared by both operands of every product, the
+	// noise estimate's worst case): 64 primes of 30 bits above a 40-bit p_0,
+	// P = 4×60 bits. Insecure; for executor tests.
+	ToyM257DeepLiteral = ParamsLiteral{Name: "ToyM257Deep", M: 257,
+		LogQ: append([]int{40}, repeat(30, 64)...), LogP: repeat(60, 4), Insecure: true}
 	// M8191Literal: m = 8191, φ = 8190, d = 13, 630 slots of GF(2^13), for
 	// shallow circuits. log2(QP) ≈ 211 <= 217 (the bound for n = 8190, see
 	// MaxLogQP). Level primes are 23-bit auxiliary-mode primes (≡ 1 mod m
@@ -59,21 +65,21 @@ var (
 	M8191Literal = ParamsLiteral{Name: "M8191", M: 8191,
 		LogQ: []int{36, 23, 23, 23, 23, 23}, LogP: []int{60}}
 	// M65537Literal: m = 65537, φ = 2^16, d = 32, 2048 slots of GF(2^32);
-	// AND-depth 41 by the noise estimate (DepthAvailable, with sums of 16
-	// terms between products), log2(QP) ≈ 1767 <= 1772. p_0 has 45 bits,
-	// then 25 primes of 50 bits (direct mode, ≡ 1 mod 2^16·m), and 8 special
-	// primes of 59 bits, so that key switching needs 3 digits. Why this
-	// chain (see keyswitch.go for the cost model): with dynamic noise
-	// management one 50-bit prime absorbs 1.6 levels on average, so the
-	// depth needs 26 primes instead of 41, which leaves P large enough for 3
-	// digits; a key switch then costs ~169 transforms against ~529 for the
-	// phase-1 chain (41 primes of 20-42 bits, 10 digits, depth 50) and ~455
-	// transform-equivalents for 41 two-auxiliary 28-bit primes (3 digits,
-	// depth 40, each transform doubled). Sizes from 44 to 55 bits were
-	// compared: 53-55-bit primes lose levels to rounding granularity
-	// (depth 31-34), below 48 bits more primes are needed.
+	// AND-depth 41 by the noise policy's pessimistic simulation
+	// (DepthAvailable), log2(QP) ≈ 1756 <= 1772. p_0 has 45 bits, then 21
+	// primes of 59 bits (direct mode, ≡ 1 mod 2^16·m), and 8 special primes
+	// of 59 bits, so that key switching needs 3 digits. Why this chain (see
+	// keyswitch.go for the cost model): a transform costs the same for any
+	// prime up to 61 bits, and with dynamic noise management one 59-bit
+	// prime absorbs about two levels, so depth 41 needs 22 primes instead
+	// of 41, which leaves P large enough for 3 digits: a key switch costs
+	// ~148 transforms against ~529 for the phase-1 chain (41 primes of
+	// 20-42 bits, 10 digits) and ~455 transform-equivalents for 41
+	// two-auxiliary 28-bit primes (3 digits). Prime sizes from 36 to 60 bits
+	// were compared: 40-52-bit primes give depth 25-35 at 3-5 digits (one
+	// level per prime plus rounding granularity), 57-59 bits give 41-45.
 	M65537Literal = ParamsLiteral{Name: "M65537", M: 65537,
-		LogQ: append([]int{45}, repeat(50, 25)...),
+		LogQ: append([]int{45}, repeat(59, 21)...),
 		LogP: repeat(59, 8)}
 )
 

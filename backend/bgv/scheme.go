@@ -217,9 +217,9 @@ func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
 	r.Add(c0, mu, c0)
 	ct := &Ciphertext{Value: []*Poly{c0, c1}}
 	if en.sk != nil {
-		ct.Noise = en.params.freshNoise(false)
+		ct.Noise = en.params.freshNoise(false, uint8(en.sampler.rng.Uint64()))
 	} else {
-		ct.Noise = en.params.freshNoise(true)
+		ct.Noise = en.params.freshNoise(true, uint8(en.sampler.rng.Uint64()))
 	}
 	return ct
 }
