@@ -18,11 +18,24 @@
 //   - galois.go: the automorphisms κ_t: X → X^t in both representations.
 //   - gf2.go, slots.go: GF(2)[X], the slot field GF(2^d), the factorisation
 //     of Φ_m mod 2 and the slot encoder.
-//   - scheme.go: first cut of the scheme: ternary keys, public-key and
-//     symmetric encryption, decryption (via math/big CRT), addition and
-//     tensoring multiplication. Relinearization, key switching, modulus
-//     switching, noise estimates and the circuit executor are still to come.
-//
+//   - scheme.go: ternary keys, public-key and symmetric encryption,
+//     decryption (DecryptTo: at level 0 by a mod-2-corrected division by
+//     p_1…p_t in coefficient form, no math/big; NoiseBits measures with
+//     math/big for tests).
+//   - rns.go: fast base extension (centred, float-corrected) and the
+//     mod-2-corrected exact division by a product of primes (GHS 3.2,
+//     appendix E), with per-level tables.
+//   - keyswitch.go: hybrid key switching over Q·P (GHS 3.1 with digits),
+//     SwitchingKey, EvaluationKeySet (keys by Galois element), Scratch; the
+//     cost model and the m = 65537 parameter decision.
+//   - evaluator.go: Evaluator kernels with explicit scratch (Add, AddOne,
+//     Mul = tensor + relinearize, Automorphism, Rotate, Frobenius,
+//     DropLevel); the noise policy switches operands down only when needed.
+//   - noise.go: the noise estimate every ciphertext carries (GHS 3.3) and the
+//     depth check (DepthAvailable, CheckDepth).
+//   - executor.go: Backend, the bit-sliced circuit executor
+//     (backend.Evaluator), CircuitDepth and CheckCircuit.
+
 // # Evaluation order
 //
 // With g = Params.Generator() (the smallest generator of Z_m^*) and ζ_i the

@@ -43,15 +43,15 @@ func (b *Backend) Capabilities() backend.Capabilities {
 // NewWorker returns a worker with its own scratch.
 func (b *Backend) NewWorker() backend.Worker {
 	pr := b.ev.params
-	return &worker{ev: b.ev, sc: pr.NewScratch(), t0: pr.NewCiphertext(), t1: pr.NewCiphertext()}
+	return &worker{ev: b.ev, sc: pr.NewScratch(), t0: pr.NewCiphertext()}
 }
 
 // worker evaluates nodes; not safe for concurrent use.
 type worker struct {
-	ev     *Evaluator
-	sc     *Scratch
-	t0, t1 *Ciphertext
-	mono   [64]*Ciphertext // LUT monomials, allocated on first use
+	ev   *Evaluator
+	sc   *Scratch
+	t0   *Ciphertext
+	mono [64]*Ciphertext // LUT monomials, allocated on first use
 }
 
 func (w *worker) NewCiphertext() backend.Ciphertext { return w.ev.params.NewCiphertext() }
@@ -80,14 +80,24 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 		err = ev.Mul(arg(0), arg(1), o, sc)
 		ev.AddOne(o, o)
 	case ir.OpOr, ir.OpNor: // a + b + ab
-		err = w.all(ev.Mul(arg(0), arg(1), o, sc), ev.Add(o, arg(0), o, sc), ev.Add(o, arg(1), o, sc))
+		if err = ev.Mul(arg(0), arg(1), o, sc); err == nil {
+			if err = ev.Add(o, arg(0), o, sc); err == nil {
+				err = ev.Add(o, arg(1), o, sc)
+			}
+		}
 		if n.Op == ir.OpNor {
 			ev.AddOne(o, o)
 		}
 	case ir.OpAndNY: // a·(1+b) = a + ab
-		err = w.all(ev.Mul(arg(0), arg(1), o, sc), ev.Add(o, arg(0), o, sc))
+		if err = ev.Mul(arg(0), arg(1), o, sc); err == nil {
+			err = ev.Add(o, arg(0), o, sc)
+		}
 	case ir.OpMux: // s ? a : b = b + s·(a+b)
-		err = w.all(ev.Add(arg(1), arg(2), w.t0, sc), ev.Mul(arg(0), w.t0, o, sc), ev.Add(o, arg(2), o, sc))
+		if err = ev.Add(arg(1), arg(2), w.t0, sc); err == nil {
+			if err = ev.Mul(arg(0), w.t0, o, sc); err == nil {
+				err = ev.Add(o, arg(2), o, sc)
+			}
+		}
 	case ir.OpLUT:
 		err = w.lut(n, in, o)
 	default:
@@ -95,18 +105,6 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 	}
 	if err != nil {
 		return fmt.Errorf("bgv executor: %v: %w", n.Op, err)
-	}
-	return nil
-}
-
-// all returns the first non-nil error (the calls are made in order by the
-// caller's argument evaluation; a failed multiplication leaves out unusable
-// but the run stops at the first error anyway).
-func (w *worker) all(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
 	}
 	return nil
 }

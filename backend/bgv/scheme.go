@@ -9,10 +9,9 @@ import (
 	"math/rand/v2"
 )
 
-// This file is the first cut of the scheme (GHS 2.2, appendix B.4-B.5):
-// keys, encryption and decryption with plaintext modulus 2, addition and
-// tensoring multiplication. Relinearization, key switching, modulus switching
-// and noise estimates are not here yet (see doc.go).
+// This file holds keys, encryption and decryption with plaintext modulus 2
+// (GHS 2.2, appendix B.4-B.5); the homomorphic operations are in
+// evaluator.go and keyswitch.go.
 //
 // Invariant: a ciphertext at level t is a vector (c_0, ..., c_k) of Polys in
 // the evaluation representation modulo p_0..p_t with
