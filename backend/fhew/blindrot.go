@@ -111,6 +111,8 @@ func blindRotateGINX(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch) {
 		}
 		kp := ek.brk[0][i*l : (i+1)*l]
 		km := ek.brk[1][i*l : (i+1)*l]
+		prefetchKey(kp) // see externalProduct
+		prefetchKey(km)
 		nt.Inverse(sc.accB, sc.cb)
 		nt.Inverse(sc.accA, sc.ca)
 		decompose(p, sc.cb, sc.dig[:dg])

@@ -63,6 +63,10 @@ func encryptRowsNTT(p *params, zNTT []uint32, msgNTT [][]uint32, rows []uint32, 
 func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) {
 	nt := p.ntt
 	N, dg := p.N, p.dg
+	// The key comes from main memory (n distinct keys per bootstrap, 16-32
+	// KB each, far beyond L2) and its loads dominated the multiply-adds'
+	// time; prefetching it here overlaps them with the transforms below.
+	prefetchKey(key)
 	nt.Inverse(accB, sc.cb)
 	nt.Inverse(accA, sc.ca)
 	decompose(p, sc.cb, sc.dig[:dg])
