@@ -33,15 +33,22 @@ import (
 // factor tracks a long chain.
 //
 // The estimate is therefore an interval [lo, hi] of energies: lo with
-// w_a·w_b for every product (the independent case), hi with 2·w_a·w_b for
-// operands of disjoint descent (a 256-bit Bloom filter of the fresh
-// encryptions each noise derives from) and 8·w_a·w_b for operands that may
-// share noise (squares and carries; (sqrt(w_a) + sqrt(w_b))² for their
-// sums; also 8·w_a·w_b for two computed operands). hi is the estimate that decides (NoiseBound, the refusal of a
-// product that would not decrypt). Its bounds were measured at m = 257:
-// with 4 instead of 8 a ripple carry outran the estimate within three steps
-// and became garbage ten steps later; with 1.5 instead of 2, chains of
-// independent products fell behind at low levels (the shared s).
+// w_a·w_b for every product (the independent case), hi with
+//
+//   - 2·w_a·w_b for operands of disjoint descent (a Bloom filter of the
+//     fresh encryptions each noise derives from) when one is fresh;
+//   - 8·w_a·w_b when both are computed (their noises hold products of the
+//     shared e and s, whose moments grow), when they may share noise
+//     (squares, carries; (sqrt(w_a) + sqrt(w_b))² for their sums), or when
+//     both carry a sizeable rounding term (the filter's secretBit).
+//
+// hi is the estimate that decides (NoiseBound, the refusal of a product
+// that would not decrypt). The factors were measured at m = 257: with 4
+// instead of 8 a ripple carry outran the estimate within three steps and
+// became garbage ten steps later; with 1.5 instead of 2, chains of
+// independent products fell behind at low levels (the shared s); with 4
+// for two computed operands, nodes of a product tree came out 0.2 bits
+// above the estimate.
 //
 // The interval also drives the noise policy: an operand whose interval is
 // wider than resetBits is switched down until its noise is the rounding
