@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
 	"gonum.org/v1/plot"
@@ -19,7 +20,8 @@ func plotFigure2(w io.Writer, pts []fhew.Figure2Point) error {
 	p.Title.Text = "NAND time against the window w (hcc bench fhew)"
 	p.X.Label.Text = "window w (automorphism keys)"
 	p.Y.Label.Text = "NAND median (ms)"
-	p.Legend.Top = true
+	// The curves sit well above zero: the legend goes below them.
+	p.Legend.Top = false
 	var sets []string
 	for _, pt := range pts {
 		found := false
@@ -57,7 +59,15 @@ func plotFigure2(w io.Writer, pts []fhew.Figure2Point) error {
 		}
 	}
 	p.Add(plotter.NewGrid())
-	p.X.Min = 0.5
+	p.X.Min, p.X.Max = 0.5, 0.5
+	for _, pt := range pts {
+		p.X.Max = max(p.X.Max, float64(pt.Window)+0.5)
+	}
+	var ticks []plot.Tick
+	for w := 1; float64(w) < p.X.Max; w++ {
+		ticks = append(ticks, plot.Tick{Value: float64(w), Label: strconv.Itoa(w)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Min = 0
 	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, "png")
 	if err != nil {
