@@ -187,6 +187,9 @@ func run(r peerRing, reps int) error {
 		}
 		fmt.Printf("hcc %-28s %-8s w=%-2d NAND (key switch + blind rotation): median %.2f ms (%.2fx lattigo's rotation alone)\n",
 			r.set, pp.Method(), pp.Window(), row.NANDMedianMs, row.NANDMedianMs/median(lt))
+		if row.WrongNAND > 0 {
+			fmt.Printf("    %d of %d timed hcc NAND gates decrypted wrongly\n", row.WrongNAND, reps)
+		}
 	}
 	return nil
 }
