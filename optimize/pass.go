@@ -43,6 +43,7 @@ var constraints = []Constraint{
 	{"hash", "dce"},
 	{"absorb-not", "dce"},
 	{"fold", "lut-map"}, // lut-map assumes no constant fanins and merged duplicates
+	{"and-depth", "dce"},
 }
 
 // Validate checks the pipeline's ordering constraints.
@@ -94,6 +95,13 @@ func (p *Pipeline) Run(c *ir.Circuit) (*ir.Circuit, error) {
 // target's capability with up to maxInputs inputs per LUT.
 func ForLUTs(target LUTTarget, maxInputs int) *Pipeline {
 	return &Pipeline{Passes: []Pass{Fold, AbsorbNot, DCE, LUTMap(target, maxInputs)}}
+}
+
+// ForDepth returns the pipeline for a leveled backend (BGV), where an AND
+// costs a ciphertext level and XOR and NOT are free: cleanup, AND-depth
+// reduction, then removal of the logic it replaced.
+func ForDepth() *Pipeline {
+	return &Pipeline{Passes: []Pass{Fold, AndDepth, DCE}}
 }
 
 // Default returns the backend-independent cleanup pipeline: constant folding

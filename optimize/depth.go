@@ -1,0 +1,171 @@
+package optimize
+
+import "github.com/hcc-fhe/hcc/ir"
+
+// AndDepth lowers the multiplicative depth (ir.Stats.AndDepth) for leveled
+// schemes such as BGV, where an AND costs one ciphertext level and XOR and
+// NOT are free. It works in three stages, each a rebuild that never raises
+// the AND-level of any signal:
+//
+//  1. lowering to AND/XOR/NOT: OR, NAND, NOR and ANDNY become ANDs with free
+//     negations (De Morgan), so OR chains join AND trees; MUX(s, t, f)
+//     becomes f ⊕ s∧(t ⊕ f), one level like the MUX itself; LUTs of
+//     algebraic degree at most two become their ANF (one level, as before);
+//  2. carry chains: chains of majority gates c' = c ⊕ (a⊕c)(b⊕c), the
+//     ripple carries of Bristol adders, are recomputed with Sklansky
+//     parallel-prefix blocks wherever that gives a carry an earlier level;
+//  3. balancing: every maximal single-fanout AND tree and XOR tree is
+//     rebuilt Huffman-style from the arrival levels of its leaves (combine
+//     the two shallowest first), which is level-optimal for such a tree.
+//
+// Gate count may grow (stage 2 adds prefix logic); dead logic is left for DCE.
+var AndDepth = Pass{
+	Name: "and-depth",
+	Doc:  "requires a verified circuit; ensures every gate is AND, XOR, NOT or a LUT of degree three or more, and no output's AND-depth is higher than before",
+	Run:  andDepth,
+}
+
+func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
+	low, err := lowerXAG(c)
+	if err != nil {
+		return nil, err
+	}
+	if low, err = deadGateRemoval(low); err != nil {
+		return nil, err
+	}
+	carried, err := carryStage(low)
+	if err != nil {
+		return nil, err
+	}
+	return balanceTrees(carried)
+}
+
+// carryStage runs carryPrefix for the lowest level of every carry, then
+// again with area recovery against the depth that reached, and returns the
+// cheaper result that keeps the depth gain, or its input if nothing gained.
+func carryStage(c *ir.Circuit) (*ir.Circuit, error) {
+	fast, err := carryPrefix(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	if fast, err = deadGateRemoval(fast); err != nil {
+		return nil, err
+	}
+	target := int32(andDepthOf(fast))
+	if int(target) >= andDepthOf(c) {
+		return c, nil // no chain on the critical path: keep the ripple carries
+	}
+	lean, err := carryPrefix(c, carryRequired(c, target))
+	if err != nil {
+		return nil, err
+	}
+	if lean, err = deadGateRemoval(lean); err != nil {
+		return nil, err
+	}
+	if andDepthOf(lean) <= int(target) && len(lean.Nodes) < len(fast.Nodes) {
+		return lean, nil
+	}
+	return fast, nil
+}
+
+// andDepthOf is ir.Stats.AndDepth without the rest of the statistics.
+func andDepthOf(c *ir.Circuit) int {
+	lv := ir.Levels(c, ir.AndCost)
+	d := 0
+	for i := range c.Outputs {
+		for _, id := range c.Outputs[i].Bits {
+			d = max(d, lv[id])
+		}
+	}
+	return d
+}
+
+// strip follows NOT gates from id to the first node that is not a NOT and
+// reports whether an odd number of them was crossed: the signal id is
+// base ⊕ neg, and base is what structure matching looks at.
+func strip(c *ir.Circuit, id ir.NodeID) (base ir.NodeID, neg bool) {
+	for c.Nodes[id].Op == ir.OpNot {
+		id = c.Nodes[id].In[0]
+		neg = !neg
+	}
+	return id, neg
+}
+
+// levelTracker knows the AND-level and the plain depth of every node a
+// Builder has created so far, computing them as the builder grows (the
+// builder appends in topological order, and may return old or folded nodes,
+// so levels are read off the nodes it actually made).
+type levelTracker struct {
+	b          *ir.Builder
+	and, depth []int32
+}
+
+// level returns the AND-level and the plain depth of id.
+func (t *levelTracker) level(id ir.NodeID) (and, depth int32) {
+	for i := len(t.and); i < t.b.Len(); i++ {
+		n := t.b.Node(ir.NodeID(i))
+		var a, d int32
+		for _, x := range n.In {
+			a = max(a, t.and[x])
+			d = max(d, t.depth[x])
+		}
+		if n.Op.IsGate() {
+			a += int32(ir.AndCost(n))
+			d++
+		}
+		t.and = append(t.and, a)
+		t.depth = append(t.depth, d)
+	}
+	return t.and[id], t.depth[id]
+}
+
+// andLevel is level's first result.
+func (t *levelTracker) andLevel(id ir.NodeID) int32 {
+	a, _ := t.level(id)
+	return a
+}
+
+// rebuildMapped copies c through a fresh Builder like rebuild, but emit sees
+// the whole old-to-new map m (entries for nodes before i are final), so it
+// can re-express node i from any earlier node, not just its own fanins.
+func rebuildMapped(c *ir.Circuit, b *ir.Builder, emit func(i ir.NodeID, m []ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
+	m := make([]ir.NodeID, len(c.Nodes))
+	for i := range m {
+		m[i] = -1
+	}
+	for i := range c.Inputs {
+		bus := &c.Inputs[i]
+		bits := b.Input(bus.Name, bus.Width, bus.Signed, bus.Dims...)
+		for j, id := range bus.Bits {
+			m[id] = bits[j]
+		}
+	}
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		if n.Op == ir.OpInput {
+			continue
+		}
+		b.SetPos(n.Pos)
+		m[i] = emit(ir.NodeID(i), m)
+	}
+	for i := range c.Outputs {
+		bus := &c.Outputs[i]
+		bits := make([]ir.NodeID, len(bus.Bits))
+		for j, id := range bus.Bits {
+			bits[j] = m[id]
+		}
+		b.Output(bus.Name, bus.Width, bus.Signed, bits, bus.Dims...)
+	}
+	return b.Build()
+}
+
+// mappedLit returns the new node for the old signal base ⊕ neg.
+func mappedLit(b *ir.Builder, m []ir.NodeID, base ir.NodeID, neg bool) ir.NodeID {
+	if m[base] < 0 {
+		panic("optimize: internal error: node used before it was emitted")
+	}
+	if neg {
+		return b.Not(m[base])
+	}
+	return m[base]
+}

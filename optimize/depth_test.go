@@ -1,0 +1,235 @@
+package optimize
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// runChecked runs p on c the way the STYLE asks: verify, pass, verify.
+func runChecked(t *testing.T, p Pass, c *ir.Circuit) *ir.Circuit {
+	t.Helper()
+	if err := ir.Verify(c); err != nil {
+		t.Fatalf("input circuit: %v", err)
+	}
+	d, err := p.Run(c)
+	if err != nil {
+		t.Fatalf("%s: %v", p.Name, err)
+	}
+	if err := ir.Verify(d); err != nil {
+		t.Fatalf("%s produced an invalid circuit: %v", p.Name, err)
+	}
+	return d
+}
+
+// checkXAG fails if c has a gate AndDepth should have lowered.
+func checkXAG(t *testing.T, c *ir.Circuit) {
+	t.Helper()
+	for i, n := range c.Nodes {
+		switch n.Op {
+		case ir.OpOr, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux:
+			t.Fatalf("after and-depth, node %d is still %v", i, n.Op)
+		}
+	}
+}
+
+func TestAndDepthRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for iter := 0; iter < 300; iter++ {
+		c := randomCircuit(rng, 2+rng.IntN(15), 20+rng.IntN(100))
+		d := runChecked(t, AndDepth, c)
+		sameFunction(t, c, d)
+		checkXAG(t, d)
+		if a, b := andDepthOf(c), andDepthOf(d); b > a {
+			t.Fatalf("iteration %d: and-depth rose from %d to %d", iter, a, b)
+		}
+		e, err := ForDepth().Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, e)
+		checkProperty(t, "dce", e)
+	}
+}
+
+// sharedDir finds /work/shared by walking up from the working directory.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "circuits")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("shared/circuits not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// sameOnVectors compares two circuits with the same interface on rounds×64
+// input vectors: lanes 0-3 of the first round are the edge cases all zeros,
+// all ones, alternating bits and the first half of the input bits set; the
+// rest are random.
+func sameOnVectors(t *testing.T, rng *rand.Rand, a, b *ir.Circuit, rounds int) {
+	t.Helper()
+	n := a.NumInputBits()
+	in := make([]uint64, n)
+	for r := 0; r < rounds; r++ {
+		for k := range in {
+			in[k] = rng.Uint64()
+			if r == 0 {
+				in[k] &^= 0xf
+				in[k] |= 0b0010                     // lane 1: all ones
+				in[k] |= uint64(k&1) << 2           // lane 2: alternating
+				in[k] |= uint64(btoi(k < n/2)) << 3 // lane 3: low half set
+			}
+		}
+		oa, ob := a.EvalBits(in), b.EvalBits(in)
+		for k := range oa {
+			if oa[k] != ob[k] {
+				t.Fatalf("%s: output bit %d differs (round %d, lanes %064b)", a.Name, k, r, oa[k]^ob[k])
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// chain folds op over n fresh input bits from the left: ((x0 op x1) op x2)...
+func chain(n int, op func(b *ir.Builder, acc, x ir.NodeID) ir.NodeID) *ir.Circuit {
+	b := ir.NewBuilder("chain")
+	x := b.Input("x", n, false)
+	acc := x[0]
+	for _, xi := range x[1:] {
+		acc = op(b, acc, xi)
+	}
+	b.Output("y", 1, false, []ir.NodeID{acc})
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func TestAndDepthChains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	type tc struct {
+		name          string
+		n             int
+		op            func(b *ir.Builder, acc, x ir.NodeID) ir.NodeID
+		before, after int
+	}
+	cases := []tc{
+		{"and64", 64, (*ir.Builder).And, 63, 6},
+		{"or16", 16, (*ir.Builder).Or, 15, 4},
+		{"nand-nor-andny16", 16, func(b *ir.Builder, acc, x ir.NodeID) ir.NodeID {
+			// acc ∧ ¬x in three spellings: all one AND tree once lowered
+			switch b.Len() % 3 {
+			case 0:
+				return b.AndNY(acc, x)
+			case 1:
+				return b.Nor(b.Not(acc), x)
+			}
+			return b.Not(b.Nand(acc, b.Not(x)))
+		}, 15, 4},
+		// a MUX chain through the then-input: each step is one AND, and
+		// nothing associates, so the depth must stay (not rise).
+		{"mux16", 16, func(b *ir.Builder, acc, x ir.NodeID) ir.NodeID { return b.Mux(x, acc, b.Not(x)) }, 15, 15},
+	}
+	for _, k := range cases {
+		c := chain(k.n, k.op)
+		if got := andDepthOf(c); got != k.before {
+			t.Fatalf("%s: built with and-depth %d, want %d", k.name, got, k.before)
+		}
+		d := runChecked(t, AndDepth, c)
+		checkXAG(t, d)
+		if k.n <= 16 {
+			sameFunction(t, c, d)
+		} else {
+			sameOnVectors(t, rng, c, d, 8)
+		}
+		if got := andDepthOf(d); got != k.after {
+			t.Errorf("%s: and-depth %d -> %d, want %d", k.name, k.before, got, k.after)
+		}
+	}
+}
+
+// rippleAdder builds an n-bit adder the way Bristol's adder64 and stdlib's
+// ripple adder do (carry c' = c ⊕ (a⊕c)∧(b⊕c)); sub makes it a - b = a + ¬b + 1.
+func rippleAdder(n int, sub bool) *ir.Circuit {
+	b := ir.NewBuilder("ripple")
+	x := b.Input("a", n, false)
+	y := b.Input("b", n, false)
+	if sub {
+		for i := range y {
+			y[i] = b.Not(y[i])
+		}
+	}
+	c := b.Const(sub)
+	sum := make([]ir.NodeID, n)
+	for i := 0; i < n; i++ {
+		t1, t2 := b.Xor(x[i], c), b.Xor(y[i], c)
+		sum[i] = b.Xor(x[i], t2)
+		c = b.Xor(c, b.And(t1, t2))
+	}
+	b.Output("s", n+1, false, append(sum, c))
+	cc, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return cc
+}
+
+func TestAndDepthRippleAdder(t *testing.T) {
+	for _, sub := range []bool{false, true} {
+		c := rippleAdder(8, sub)
+		before := andDepthOf(c)
+		d := runChecked(t, AndDepth, c)
+		sameFunction(t, c, d)
+		after := andDepthOf(d)
+		// Sklansky over 8 positions plus the generate: 1 + 3 levels.
+		if after > 4 || before < 7 {
+			t.Errorf("sub=%v: and-depth %d -> %d, want a ripple of 7+ down to at most 4", sub, before, after)
+		}
+	}
+}
+
+func TestAndDepthBristol(t *testing.T) {
+	dir := sharedDir(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, name := range []string{"adder64", "zero_equal", "mult64", "aes_128", "AES-non-expanded"} {
+		c, err := ir.ReadFile(filepath.Join(dir, name+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := runChecked(t, AndDepth, c)
+		checkXAG(t, d)
+		if d, err = DCE.Run(d); err != nil {
+			t.Fatal(err)
+		}
+		sameOnVectors(t, rng, c, d, 4)
+		s0, s1 := c.Stats(), d.Stats()
+		if s1.AndDepth > s0.AndDepth {
+			t.Errorf("%s: and-depth rose from %d to %d", name, s0.AndDepth, s1.AndDepth)
+		}
+		if name == "adder64" && s1.AndDepth > 8 {
+			t.Errorf("adder64: and-depth %d, want the parallel-prefix 7 or 8", s1.AndDepth)
+		}
+		t.Logf("%-17s and-depth %3d -> %3d   AND %5d -> %5d   gates %5d -> %5d", name,
+			s0.AndDepth, s1.AndDepth, s0.Count[ir.OpAnd], s1.Count[ir.OpAnd], s0.Gates, s1.Gates)
+	}
+}
