@@ -4,24 +4,29 @@ import "github.com/hcc-fhe/hcc/ir"
 
 // AndDepth lowers the multiplicative depth (ir.Stats.AndDepth) for leveled
 // schemes such as BGV, where an AND costs one ciphertext level and XOR and
-// NOT are free. It works in three stages, each a rebuild that never raises
-// the AND-level of any signal:
+// NOT are free. It works in stages, each a rebuild that never raises the
+// AND-level of any signal:
 //
 //  1. lowering to AND/XOR/NOT: OR, NAND, NOR and ANDNY become ANDs with free
 //     negations (De Morgan), so OR chains join AND trees; MUX(s, t, f)
 //     becomes f ⊕ s∧(t ⊕ f), one level like the MUX itself; LUTs of
 //     algebraic degree at most two become their ANF (one level, as before);
 //  2. carry chains: chains of majority gates c' = c ⊕ (a⊕c)(b⊕c), the
-//     ripple carries of Bristol adders, are recomputed with Sklansky
-//     parallel-prefix blocks wherever that gives a carry an earlier level;
+//     ripple carries of Bristol and stdlib adders, are recomputed with
+//     Sklansky parallel-prefix blocks wherever that gives a carry an earlier
+//     level (depth_carry.go);
 //  3. balancing: every maximal single-fanout AND tree and XOR tree is
 //     rebuilt Huffman-style from the arrival levels of its leaves (combine
-//     the two shallowest first), which is level-optimal for such a tree.
+//     the two shallowest first), which is level-optimal for such a tree;
+//  4. distribution: p ∧ (Y ⊕ z∧w) = p∧Y ⊕ (p∧z)∧w where w is late
+//     (depth_distribute.go), then balancing again.
 //
-// Gate count may grow (stage 2 adds prefix logic); dead logic is left for DCE.
+// Stages 2 and 4 add ANDs. Each runs once for the lowest levels and once
+// with area recovery against the depth that reached, and is dropped if it
+// did not lower the depth. Replaced logic is left for DCE.
 var AndDepth = Pass{
 	Name: "and-depth",
-	Doc:  "requires a verified circuit; ensures every gate is AND, XOR, NOT or a LUT of degree three or more, and no output's AND-depth is higher than before",
+	Doc:  "requires a verified circuit; ensures every gate is AND, XOR, NOT or a LUT of degree three or more, and the AND-depth is not higher than before; leaves dead gates",
 	Run:  andDepth,
 }
 
@@ -33,18 +38,28 @@ func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
 	if low, err = deadGateRemoval(low); err != nil {
 		return nil, err
 	}
-	carried, err := carryStage(low)
+	c, err = cheapestGain(low, carryPrefix, func(c *ir.Circuit, target int32) []int32 { return carryRequired(c, target) })
 	if err != nil {
 		return nil, err
 	}
-	return balanceTrees(carried)
+	if c, err = balanceTrees(c); err != nil {
+		return nil, err
+	}
+	c, err = cheapestGain(c, distributeAnds, requiredLevels)
+	if err != nil {
+		return nil, err
+	}
+	return balanceTrees(c)
 }
 
-// carryStage runs carryPrefix for the lowest level of every carry, then
-// again with area recovery against the depth that reached, and returns the
-// cheaper result that keeps the depth gain, or its input if nothing gained.
-func carryStage(c *ir.Circuit) (*ir.Circuit, error) {
-	fast, err := carryPrefix(c, nil)
+// cheapestGain runs a level-driven stage twice: first with no required
+// levels (every rewrite that lowers a signal's level), then, if the depth
+// went down, with area recovery against the depth reached (rewrites only
+// where the required levels ask for them). It returns the smaller result
+// that keeps the gain, or c itself if the stage gained nothing (its extra
+// gates would buy no level).
+func cheapestGain(c *ir.Circuit, stage func(*ir.Circuit, []int32) (*ir.Circuit, error), required func(*ir.Circuit, int32) []int32) (*ir.Circuit, error) {
+	fast, err := stage(c, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -53,9 +68,9 @@ func carryStage(c *ir.Circuit) (*ir.Circuit, error) {
 	}
 	target := int32(andDepthOf(fast))
 	if int(target) >= andDepthOf(c) {
-		return c, nil // no chain on the critical path: keep the ripple carries
+		return c, nil
 	}
-	lean, err := carryPrefix(c, carryRequired(c, target))
+	lean, err := stage(c, required(c, target))
 	if err != nil {
 		return nil, err
 	}
