@@ -26,7 +26,7 @@ import (
 
 const (
 	fileMagic   = "HCCFHEW\x00"
-	fileVersion = 1
+	fileVersion = 2 // 2: the literal records Slots (P); version-1 files could not hold P = 8 sets
 	kindEvalKey = 1
 	kindSecret  = 2
 )
@@ -47,7 +47,7 @@ func writeLiteral(b *bytes.Buffer, l ParamsLiteral) {
 	}
 	b.Write([]byte{byte(l.Method), byte(l.LWESecret), byte(l.RLWESecret), flags})
 	for _, v := range []uint64{math.Float64bits(l.Sigma), uint64(l.LWEDim), uint64(l.LWEModulus), uint64(l.LogN),
-		uint64(l.Q), uint64(l.LogBg), uint64(l.QKS), uint64(l.LogBKS), uint64(l.Window)} {
+		uint64(l.Q), uint64(l.LogBg), uint64(l.QKS), uint64(l.LogBKS), uint64(l.Window), uint64(l.Slots)} {
 		b.Write(le.AppendUint64(nil, v))
 	}
 }
@@ -98,6 +98,7 @@ func readLiteral(r *reader) ParamsLiteral {
 	l.LWEDim, l.LWEModulus, l.LogN = int(r.u64()), int(r.u64()), int(r.u64())
 	l.Q = uint32(r.u64())
 	l.LogBg, l.QKS, l.LogBKS, l.Window = int(r.u64()), int(r.u64()), int(r.u64()), int(r.u64())
+	l.Slots = int(r.u64())
 	return l
 }
 

@@ -10,7 +10,7 @@ import (
 // key is bit-identical after regeneration and still bootstraps, and that a
 // flipped byte, a truncated file and another set's key are rejected.
 func TestSerializeRoundTrip(t *testing.T) {
-	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX} {
+	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX, ToySlots8} {
 		t.Run(lit.Name, func(t *testing.T) {
 			k := kitFor(t, lit)
 			data, err := k.ek.MarshalBinary()
