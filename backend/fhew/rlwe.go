@@ -59,7 +59,8 @@ func encryptRowsNTT(p *params, zNTT []uint32, msgNTT [][]uint32, rows []uint32, 
 // externalProduct sets acc = acc ⊛ key (section 2.2): acc = (b, a) in the
 // NTT domain, key an RGSW in the NTT domain. It inverse-transforms b and a,
 // decomposes both (2·d_g digit polynomials), transforms the digits and
-// accumulates Σ_r digit_r ⊙ row_r lazily in 64 bits before one reduction.
+// accumulates Σ_r digit_r ⊙ row_r in 64 bits before one reduction
+// (ring's DotRows).
 func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) {
 	nt := p.ntt
 	N, dg := p.N, p.dg
@@ -71,18 +72,10 @@ func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) 
 	nt.Inverse(accA, sc.ca)
 	decompose(p, sc.cb, sc.dig[:dg])
 	decompose(p, sc.ca, sc.dig[dg:2*dg])
-	lb, la := sc.lazyB, sc.lazyA
-	clear(lb)
-	clear(la)
-	for r := 0; r < 2*dg; r++ {
-		d := sc.dig[r]
+	for _, d := range sc.dig[:2*dg] {
 		nt.ForwardLazy(d, d)
-		row := key[2*r*N : 2*(r+1)*N]
-		nt.MulCoeffsAddLazy(d, row[:N], lb)
-		nt.MulCoeffsAddLazy(d, row[N:], la)
 	}
-	nt.ReduceLazy(lb, accB)
-	nt.ReduceLazy(la, accA)
+	nt.DotRows(sc.dig[:2*dg], key[:2*dg*2*N], nil, sc.lazyB, sc.lazyA, accB, accA)
 }
 
 // automorphism sets acc = Auto_t(acc, ak_t) (section 2.4.2): ψ_t permutes
@@ -96,20 +89,10 @@ func automorphism(p *params, accB, accA []uint32, index []uint32, key []uint32, 
 	autoNTT(accA, index, sc.tmpA)
 	nt.Inverse(sc.tmpA, sc.ca)
 	decompose(p, sc.ca, sc.dig[:dg])
-	lb, la := sc.lazyB, sc.lazyA
-	for i, x := range sc.tmpB[:N] {
-		lb[i] = uint64(x)
-	}
-	clear(la)
-	for r := 0; r < dg; r++ {
-		d := sc.dig[r]
+	for _, d := range sc.dig[:dg] {
 		nt.ForwardLazy(d, d)
-		row := key[2*r*N : 2*(r+1)*N]
-		nt.MulCoeffsAddLazy(d, row[:N], lb)
-		nt.MulCoeffsAddLazy(d, row[N:], la)
 	}
-	nt.ReduceLazy(lb, accB)
-	nt.ReduceLazy(la, accA)
+	nt.DotRows(sc.dig[:dg], key[:dg*2*N], sc.tmpB[:N], sc.lazyB, sc.lazyA, accB, accA)
 }
 
 // autoNTT applies an NTT-domain automorphism permutation: out[k] = in[index[k]].
