@@ -11,19 +11,22 @@ import "github.com/hcc-fhe/hcc/ir"
 //     negations (De Morgan), so OR chains join AND trees; MUX(s, t, f)
 //     becomes f ⊕ s∧(t ⊕ f), one level like the MUX itself; LUTs of
 //     algebraic degree at most two become their ANF (one level, as before);
-//  2. carry chains: chains of majority gates c' = c ⊕ (a⊕c)(b⊕c), the
+//  2. adder networks: output words computed by full and half adders (array
+//     multipliers, adders) are recomputed from the bits entering the network
+//     by column compression and a prefix adder (depth_arith.go);
+//  3. carry chains: chains of majority gates c' = c ⊕ (a⊕c)(b⊕c), the
 //     ripple carries of Bristol and stdlib adders, are recomputed with
 //     Sklansky parallel-prefix blocks wherever that gives a carry an earlier
 //     level (depth_carry.go);
-//  3. balancing: every maximal single-fanout AND tree and XOR tree is
+//  4. balancing: every maximal single-fanout AND tree and XOR tree is
 //     rebuilt Huffman-style from the arrival levels of its leaves (combine
 //     the two shallowest first), which is level-optimal for such a tree;
-//  4. distribution: p ∧ (Y ⊕ z∧w) = p∧Y ⊕ (p∧z)∧w where w is late
+//  5. distribution: p ∧ (Y ⊕ z∧w) = p∧Y ⊕ (p∧z)∧w where w is late
 //     (depth_distribute.go), then balancing again.
 //
-// Stages 2 and 4 add ANDs. Each runs once for the lowest levels and once
-// with area recovery against the depth that reached, and is dropped if it
-// did not lower the depth. Replaced logic is left for DCE.
+// Stages 2, 3 and 5 may add ANDs and are dropped if they do not lower the
+// depth; 3 and 5 run once for the lowest levels and once with area recovery
+// against the depth that reached. Replaced logic is left for DCE.
 var AndDepth = Pass{
 	Name: "and-depth",
 	Doc:  "requires a verified circuit; ensures every gate is AND, XOR, NOT or a LUT of degree three or more, and the AND-depth is not higher than before; leaves dead gates",
@@ -38,7 +41,10 @@ func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
 	if low, err = deadGateRemoval(low); err != nil {
 		return nil, err
 	}
-	c, err = cheapestGain(low, carryPrefix, func(c *ir.Circuit, target int32) []int32 { return carryRequired(c, target) })
+	if c, err = ifDeeperKeep(low, resynthAdders); err != nil {
+		return nil, err
+	}
+	c, err = cheapestGain(c, carryPrefix, func(c *ir.Circuit, target int32) []int32 { return carryRequired(c, target) })
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +56,22 @@ func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
 		return nil, err
 	}
 	return balanceTrees(c)
+}
+
+// ifDeeperKeep runs stage on c and returns its result (without dead gates)
+// if that has a lower AND-depth, and c otherwise.
+func ifDeeperKeep(c *ir.Circuit, stage func(*ir.Circuit) (*ir.Circuit, error)) (*ir.Circuit, error) {
+	d, err := stage(c)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = deadGateRemoval(d); err != nil {
+		return nil, err
+	}
+	if andDepthOf(d) < andDepthOf(c) {
+		return d, nil
+	}
+	return c, nil
 }
 
 // cheapestGain runs a level-driven stage twice: first with no required
