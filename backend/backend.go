@@ -29,6 +29,21 @@ type Capabilities struct {
 	// Slots is the number of independent circuit instances one ciphertext
 	// carries (1 for FHEW, ℓ for packed BGV).
 	Slots int
+	// Cost, if set, is the number of expensive operations (bootstraps for
+	// FHEW) one node of op takes; the runtime counts progress and statistics
+	// with it. Nil means one for every op but NOT, constants and inputs.
+	Cost func(op ir.Op) int
+}
+
+// OpCost returns c.Cost(op), or the default when Cost is nil.
+func (c Capabilities) OpCost(op ir.Op) int {
+	if c.Cost != nil {
+		return c.Cost(op)
+	}
+	if op.IsBootstrapped() {
+		return 1
+	}
+	return 0
 }
 
 // Supports reports whether op is in c.Ops.

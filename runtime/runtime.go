@@ -35,7 +35,7 @@ type Options struct {
 // Stats summarise a finished run.
 type Stats struct {
 	Nodes      int           // nodes evaluated (gates and constants)
-	Bootstraps int           // gates that cost a bootstrap (all but NOT)
+	Bootstraps int           // bootstraps (the backend's Capabilities.Cost summed over the nodes)
 	Wall       time.Duration // elapsed time of the whole run
 	Busy       time.Duration // summed time workers spent inside Eval
 	Threads    int
@@ -100,8 +100,8 @@ func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []back
 		}
 	}
 	threads := max(opts.Threads, 1)
-	s := newSchedule(c)
-	r := &run{c: c, s: s, ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
+	s := newSchedule(c, caps.OpCost)
+	r := &run{c: c, s: s, cost: caps.OpCost, ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
 	for i := 0; i < threads; i++ {
 		r.workers <- ev.NewWorker()
 	}
@@ -155,10 +155,11 @@ loop:
 type run struct {
 	c       *ir.Circuit
 	s       *schedule
+	cost    func(ir.Op) int
 	ct      []backend.Ciphertext
 	workers chan backend.Worker
 	busy    atomic.Int64 // nanoseconds inside Eval
-	done    atomic.Int64 // bootstrapped gates finished
+	done    atomic.Int64 // bootstraps finished
 	freeMu  sync.Mutex
 	free    []backend.Ciphertext // released ciphertexts for reuse
 }
@@ -185,8 +186,8 @@ func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready chan<- ir.NodeID
 		}
 	}
 	r.busy.Add(int64(time.Since(t0)))
-	if n.Op.IsBootstrapped() {
-		r.done.Add(1)
+	if k := r.cost(n.Op); k > 0 {
+		r.done.Add(int64(k))
 	}
 	r.ct[id] = out
 	for _, x := range n.In {

@@ -24,11 +24,12 @@ type clearBackend struct {
 	delay     time.Duration
 	running   atomic.Int32
 	maxRun    atomic.Int32
+	cost      func(ir.Op) int
 }
 
 func (b *clearBackend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor,
-		ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}, LUT: anyLUT{}, Slots: 64}
+		ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}, LUT: anyLUT{}, Slots: 64, Cost: b.cost}
 }
 
 type anyLUT struct{}
@@ -230,5 +231,41 @@ func TestProgressLine(t *testing.T) {
 	writeProgress(&buf, 50, 200, 10*time.Second)
 	if got := buf.String(); !strings.Contains(got, "50/200 bootstraps (25%), 5.0/s, ETA 30s") {
 		t.Errorf("progress line %q", got)
+	}
+}
+
+// TestRunCountsBackendCost checks that statistics use the backend's cost per
+// op (a MUX that takes two bootstraps counts two).
+func TestRunCountsBackendCost(t *testing.T) {
+	b := ir.NewBuilder("cost")
+	x := b.Input("x", 3, false)
+	m := b.Mux(x[0], x[1], x[2])
+	y := b.Not(b.And(m, x[0]))
+	b.Output("y", 1, false, []ir.NodeID{y})
+	c, _ := b.Build()
+	for _, tc := range []struct {
+		name string
+		cost func(ir.Op) int
+		want int
+	}{
+		{"default", nil, 2},
+		{"mux=2", func(op ir.Op) int {
+			switch op {
+			case ir.OpMux:
+				return 2
+			case ir.OpNot:
+				return 0
+			}
+			return 1
+		}, 3},
+	} {
+		be := &clearBackend{failAt: -1, nodes: c.Nodes, cost: tc.cost}
+		_, st, err := Run(context.Background(), c, be, encryptClear(make([]uint64, 3)), Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Bootstraps != tc.want {
+			t.Errorf("%s: %d bootstraps, want %d", tc.name, st.Bootstraps, tc.want)
+		}
 	}
 }

@@ -14,10 +14,10 @@ type schedule struct {
 	remaining  []atomic.Int32 // consumers not yet run, per node; outputs hold one extra
 	initial    []ir.NodeID    // gates and constants whose fanins are all inputs
 	gates      int            // nodes the run evaluates (gates and constants)
-	bootstraps int
+	bootstraps int            // summed backend cost of all nodes
 }
 
-func newSchedule(c *ir.Circuit) *schedule {
+func newSchedule(c *ir.Circuit, cost func(ir.Op) int) *schedule {
 	s := &schedule{
 		consumers: make([][]ir.NodeID, len(c.Nodes)),
 		pending:   make([]atomic.Int32, len(c.Nodes)),
@@ -29,9 +29,7 @@ func newSchedule(c *ir.Circuit) *schedule {
 			continue
 		}
 		s.gates++
-		if n.Op.IsBootstrapped() {
-			s.bootstraps++
-		}
+		s.bootstraps += cost(n.Op)
 		waiting := int32(0)
 		for j, x := range n.In {
 			s.remaining[x].Add(1)
