@@ -107,11 +107,17 @@ func distributeAnds(c *ir.Circuit, req []int32) (*ir.Circuit, error) {
 		}
 		switch n.Op {
 		case ir.OpAnd:
-			plain := b.And(in[0], in[1])
-			if req != nil && d.lt.andLevel(plain) <= req[i] {
-				return plain
+			if req == nil {
+				return d.and(in[0], in[1], distributeBudget)
 			}
-			return d.and(in[0], in[1], distributeBudget)
+			// Area recovery: the smallest rewrite that meets the requirement.
+			var r ir.NodeID
+			for budget := 0; budget <= distributeBudget; budget++ {
+				if r = d.and(in[0], in[1], budget); d.lt.andLevel(r) <= req[i] {
+					break
+				}
+			}
+			return r
 		case ir.OpLUT:
 			return lowerLUT(b, n.Table, in)
 		}
