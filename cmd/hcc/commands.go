@@ -1,10 +1,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/hcc-fhe/hcc/backend/fhew"
 	"github.com/hcc-fhe/hcc/cmd/hcc/load"
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -18,10 +20,49 @@ func loadCircuit(e *cmdEnv) (*ir.Circuit, error) {
 	return load.Circuit(e.args[0], load.Options{Circuit: e.circuit, Style: style})
 }
 
-func runCompile(e *cmdEnv) error {
+// compileFlags are compile's flags beyond the circuit selection.
+type compileFlags struct {
+	workflowFlags
+	verbose bool
+}
+
+func compileCommand() *command {
+	f := &compileFlags{}
+	return &command{
+		name: "compile", args: "FILE.hdl", doc: "compile a circuit, print its statistics and write it as .hir",
+		run: func(e *cmdEnv) error { return runCompile(e, f) },
+		flags: func(fs *flag.FlagSet, e *cmdEnv) {
+			circuitFlags(fs, e)
+			outFlag(fs, e, "write the circuit to `OUT.hir` (.txt: Bristol)")
+			fs.StringVar(&f.backend, "backend", "", "optimise for `backend` fhew (LUT mapping against --params); empty: no passes")
+			fs.StringVar(&f.params, "params", defaultParams, "parameter `set` whose LUT capability the mapper targets ("+fmt.Sprint(fhew.Names())+")")
+			fs.BoolVar(&f.insecure, "insecure", false, "allow the insecure Toy parameter sets")
+			fs.BoolVar(&f.verbose, "v", false, "report bootstraps, bootstrap depth and critical path after every pass")
+		},
+	}
+}
+
+func runCompile(e *cmdEnv, f *compileFlags) error {
 	c, err := loadCircuit(e)
 	if err != nil {
 		return err
+	}
+	if f.backend != "" {
+		p, err := f.fhewParams()
+		if err != nil {
+			return err
+		}
+		target := fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2)
+		var observe func(string, *ir.Circuit)
+		if f.verbose {
+			fmt.Fprintf(e.stdout, "%-12s %s\n", "input", passSummary(c, target))
+			observe = func(pass string, c *ir.Circuit) {
+				fmt.Fprintf(e.stdout, "%-12s %s\n", pass, passSummary(c, target))
+			}
+		}
+		if c, err = compileFHEW(c, target, observe); err != nil {
+			return err
+		}
 	}
 	fmt.Fprint(e.stdout, c.Stats())
 	if e.out != "" {
@@ -31,6 +72,14 @@ func runCompile(e *cmdEnv) error {
 		fmt.Fprintf(e.stdout, "wrote %s\n", e.out)
 	}
 	return nil
+}
+
+// passSummary is one line of compile -v: what the FHEW backend would pay for c.
+func passSummary(c *ir.Circuit, target fhew.LUTTarget) string {
+	cost := func(n *ir.Node) int { return target.GateBootstraps(n.Op) }
+	st := c.Stats()
+	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs), bootstrap depth %d, critical path %d nodes",
+		st.Nodes, target.CircuitBootstraps(c), st.Count[ir.OpLUT], st.BootstrapDepth, len(ir.CriticalPath(c, cost)))
 }
 
 func runSim(e *cmdEnv) error {

@@ -77,11 +77,14 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 
 // compileFHEW is eval's compile pipeline: optimize.ForLUTs (constant
 // folding and hashing, NOT absorption, dead-gate removal, LUT mapping with
-// up to maxLUTInputs inputs against be's LUT capability). It is
+// up to maxLUTInputs inputs against the target's LUT capability). It is
 // deterministic, so the server and a client re-running it get the same
-// circuit; the interface (input and output buses) is unchanged.
-func compileFHEW(c *ir.Circuit, be *fhew.Backend) (*ir.Circuit, error) {
-	d, err := optimize.ForLUTs(be.LUTTarget(), maxLUTInputs).Run(c)
+// circuit; the interface (input and output buses) is unchanged. observe, if
+// non-nil, sees the circuit after every pass (hcc compile -v).
+func compileFHEW(c *ir.Circuit, target fhew.LUTTarget, observe func(pass string, c *ir.Circuit)) (*ir.Circuit, error) {
+	pipe := optimize.ForLUTs(target, maxLUTInputs)
+	pipe.Observe = observe
+	d, err := pipe.Run(c)
 	if err != nil {
 		return nil, fmt.Errorf("compiling %q: %w", c.Name, err)
 	}
@@ -96,7 +99,7 @@ func compileFHEW(c *ir.Circuit, be *fhew.Backend) (*ir.Circuit, error) {
 // when stderr is a terminal). Interrupts cancel the run.
 func evalEncrypted(e *cmdEnv, w *workflowFlags, c *ir.Circuit, be *fhew.Backend, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
 	t0 := time.Now()
-	d, err := compileFHEW(c, be)
+	d, err := compileFHEW(c, be.LUTTarget(), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Command hcc compiles hardware-description programs to Boolean circuits,
 // simulates them in plaintext, and converts between circuit formats.
 //
-//	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [-o OUT.hir]
+//	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [--backend fhew [--params NAME] [-v]] [-o OUT.hir]
 //	hcc sim FILE --in name=value ... [-circuit NAME] [-style size|depth]
 //	hcc stats FILE
 //	hcc dot FILE [-o OUT.dot]
@@ -66,11 +66,7 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 func commands() []*command {
 	return []*command{
-		{name: "compile", args: "FILE.hdl", doc: "compile a circuit, print its statistics and write it as .hir", run: runCompile,
-			flags: func(fs *flag.FlagSet, e *cmdEnv) {
-				circuitFlags(fs, e)
-				outFlag(fs, e, "write the circuit to `OUT.hir` (.txt: Bristol)")
-			}},
+		compileCommand(),
 		{name: "sim", args: "FILE", doc: "simulate a circuit in plaintext on the given inputs and print every output", run: runSim,
 			flags: func(fs *flag.FlagSet, e *cmdEnv) {
 				circuitFlags(fs, e)

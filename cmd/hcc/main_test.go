@@ -88,6 +88,8 @@ func TestGolden(t *testing.T) {
 		{"sim_hdl_depth", []string{"sim", "testdata/small.hdl", "-circuit=mix", "-style", "depth", "--in", "x=127", "--in", "y=1", "--in", "v=0b1111,0x0"}},
 		{"sim_maj", []string{"sim", "testdata/small.hdl", "-circuit", "maj3", "--in", "a=1", "--in", "b=0", "--in", "c=1"}},
 		{"stats_aes", []string{"stats", "SHARED/aes_128.txt"}},
+		{"compile_fhew_v", []string{"compile", "SHARED/adder64.txt", "--backend", "fhew", "-v"}},
+		{"err_compile_fhew_toy_refused", []string{"compile", "testdata/maj3.hir", "--backend", "fhew", "--params", "ToySigned"}},
 		{"stats_hir", []string{"stats", "testdata/maj3.hir"}},
 		{"sim_hir", []string{"sim", "testdata/maj3.hir", "--in", "a=1", "--in", "b=0", "--in", "c=1"}},
 		{"dot_hir", []string{"dot", "testdata/maj3.hir"}},

@@ -142,7 +142,7 @@ func TestEvalDeterministic(t *testing.T) {
 	be := toyBackend(t)
 	var first string
 	for i := 0; i < 3; i++ {
-		d, err := compileFHEW(c, be)
+		d, err := compileFHEW(c, be.LUTTarget(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
