@@ -31,13 +31,28 @@ func (lutAll) MaxLUTInputs() int                   { return 6 }
 func (lutAll) CanEvalLUT(table uint64, k int) bool { return k >= 1 && k <= 6 }
 
 // Capabilities lists every gate op and LUTs of up to 6 inputs; Slots is ℓ.
+// Cost counts multiplications (with relinearization), the operations that
+// dominate the run time: one per AND-like gate and per LUT (a LUT's real
+// count depends on its table, which Cost does not see), none for XOR, XNOR
+// and NOT.
 func (b *Backend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{
 		Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor,
 			ir.OpAndNY, ir.OpMux, ir.OpLUT},
 		LUT:   lutAll{},
 		Slots: b.ev.params.slots,
+		Cost:  MulCost,
 	}
+}
+
+// MulCost is the number of ciphertext multiplications the executor spends
+// on a node of op (1 for LUTs, whose true count depends on the table).
+func MulCost(op ir.Op) int {
+	switch op {
+	case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpLUT:
+		return 1
+	}
+	return 0
 }
 
 // NewWorker returns a worker with its own scratch.

@@ -362,3 +362,25 @@ func (pr *Params) RotationElement(k int) uint64 {
 func (pr *Params) QBig(level int) *big.Int {
 	return pr.ringQ.Modulus(level)
 }
+
+// literals are the predefined sets by name, in Names order.
+var literals = []*ParamsLiteral{&ToyM17Literal, &ToyM257Literal, &ToyM257DeepLiteral, &M8191Literal, &M65537Literal}
+
+// Names lists the predefined parameter sets, smallest ring first.
+func Names() []string {
+	out := make([]string, len(literals))
+	for i, l := range literals {
+		out[i] = l.Name
+	}
+	return out
+}
+
+// LiteralByName returns the predefined set called name.
+func LiteralByName(name string) (ParamsLiteral, error) {
+	for _, l := range literals {
+		if l.Name == name {
+			return *l, nil
+		}
+	}
+	return ParamsLiteral{}, fmt.Errorf("bgv: unknown parameter set %q (available: %v)", name, Names())
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/backend/fhew"
 )
 
@@ -31,26 +32,32 @@ type workflowFlags struct {
 	evalKey  string // evaluation key file
 	threads  int
 	check    bool
+	batch    string // --batch FILE (bgv): one input set per line and slot
 }
 
 func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
-	fs.StringVar(&w.backend, "backend", "fhew", "encrypted `backend` (fhew)")
-	fs.StringVar(&w.params, "params", defaultParams, "parameter `set` ("+fmt.Sprint(fhew.Names())+")")
+	fs.StringVar(&w.backend, "backend", "fhew", "encrypted `backend`: fhew (one bit per ciphertext, bootstrapped gates) or bgv (one bit per slot, bit-sliced, levelled)")
+	fs.StringVar(&w.params, "params", "", "parameter `set`; fhew: "+fmt.Sprint(fhew.Names())+", default "+defaultParams+
+		"; bgv: "+fmt.Sprint(bgv.Names())+", "+bgvParamsHelp)
 	fs.BoolVar(&w.insecure, "insecure", false, "allow the insecure Toy parameter sets (tests and demos only)")
 }
 
 // fhewParams resolves the --backend, --params and --insecure flags.
 func (w *workflowFlags) fhewParams() (fhew.Params, error) {
 	if w.backend != "fhew" {
-		return fhew.Params{}, fmt.Errorf("backend %q has no encrypted workflow (available: fhew)", w.backend)
+		return fhew.Params{}, fmt.Errorf("backend %q has no encrypted workflow (available: fhew, bgv)", w.backend)
 	}
-	p, err := fhew.ParamsByName(w.params, true)
+	name := w.params
+	if name == "" {
+		name = defaultParams
+	}
+	p, err := fhew.ParamsByName(name, true)
 	if err != nil {
 		return fhew.Params{}, err
 	}
 	// Checked here, not only by fhew, so that tests see the same refusal.
 	if p.Literal().Insecure && !w.insecure {
-		return fhew.Params{}, fmt.Errorf("parameter set %s is insecure (for tests only); pass --insecure to use it anyway", w.params)
+		return fhew.Params{}, fmt.Errorf("parameter set %s is insecure (for tests only); pass --insecure to use it anyway", name)
 	}
 	return p, nil
 }

@@ -22,11 +22,18 @@ func runCommand() *command {
 			w.backendFlags(fs)
 			threadsFlag(fs, w)
 			fs.BoolVar(&w.check, "check", false, "compare the decrypted outputs with the plaintext simulator and fail on a mismatch")
+			fs.StringVar(&w.batch, "batch", "", "bgv: one input set per line of `FILE` (name=value ... as for --in), one per slot; prints one line of name=value outputs per instance (more instances than slots is an error)")
 		},
 	}
 }
 
 func runRun(e *cmdEnv, w *workflowFlags) error {
+	if w.backend == "bgv" {
+		return runRunBGV(e, w)
+	}
+	if w.batch != "" {
+		return fmt.Errorf("--batch needs --backend bgv (FHEW ciphertexts hold one instance)")
+	}
 	p, err := w.fhewParams()
 	if err != nil {
 		return err

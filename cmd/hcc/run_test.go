@@ -99,7 +99,7 @@ func TestWorkflowGolden(t *testing.T) {
 	}{
 		{"insecure", []string{"keygen", "--params", "ToySigned", "-o", "TMP/k"}},
 		{"unknown_params", []string{"keygen", "--params", "STD256", "-o", "TMP/k"}},
-		{"backend", []string{"keygen", "--backend", "bgv", "-o", "TMP/k"}},
+		{"backend", []string{"keygen", "--backend", "ckks", "-o", "TMP/k"}},
 		{"keygen_no_dir", []string{"keygen"}},
 		{"encrypt_missing_input", []string{"encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "-o", "TMP/x.ct"}},
 		{"encrypt_no_key", []string{"encrypt", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},

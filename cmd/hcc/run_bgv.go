@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/backend/bgv"
+	"github.com/hcc-fhe/hcc/ir"
+	hccrt "github.com/hcc-fhe/hcc/runtime"
+)
+
+// newBGVKeys draws a secret key and the evaluation keys the bit-sliced
+// executor needs (relinearization only: it never rotates).
+func newBGVKeys(pr *bgv.Params) (*bgv.SecretKey, *bgv.EvaluationKeySet) {
+	kg := bgv.NewKeyGenerator(pr, bgv.NewSampler())
+	sk := kg.GenSecretKey()
+	return sk, bgv.NewEvaluationKeySet(kg.GenRelinKey(sk))
+}
+
+// runBGV runs the compiled circuit d on the bit-sliced executor, after
+// checking its depth against the chain (a too-deep circuit fails before any
+// work), and reports the run on stderr.
+func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+	if err := ev.Params().CheckCircuit(d); err != nil {
+		return nil, err
+	}
+	if w.threads < 1 {
+		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
+	}
+	opts := hccrt.Options{Threads: w.threads}
+	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
+		opts.Progress = f
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	outs, st, err := hccrt.Run(ctx, d, bgv.NewBackend(ev), in, opts)
+	if err != nil {
+		return nil, err
+	}
+	per := time.Duration(0)
+	if st.Bootstraps > 0 {
+		per = st.Wall / time.Duration(st.Bootstraps)
+	}
+	fmt.Fprintf(e.stderr, "evaluated: %d multiplications in %v (%v per multiplication, %d slots), %d threads, parallel efficiency %.0f%%\n",
+		st.Bootstraps, st.Wall.Round(time.Millisecond), per.Round(time.Microsecond), ev.Params().Slots(), st.Threads, 100*st.Efficiency())
+	return outs, nil
+}
+
+// runRunBGV is hcc run --backend bgv: compile, pick and check the
+// parameters, fresh keys, encrypt (one input set in every slot, or one
+// --batch instance per slot), evaluate, decrypt, print.
+func runRunBGV(e *cmdEnv, w *workflowFlags) error {
+	c, err := loadCircuit(e)
+	if err != nil {
+		return err
+	}
+	set, err := readInstances(e, c, w.batch)
+	if err != nil {
+		return err
+	}
+	instances, err := set.packed(c)
+	if err != nil {
+		return err
+	}
+	d, err := compileBGV(e, c)
+	if err != nil {
+		return err
+	}
+	pr, err := w.bgvParams(bgv.CircuitDepth(d), len(instances))
+	if err != nil {
+		return err
+	}
+	if err := pr.CheckCircuit(d); err != nil {
+		return err
+	}
+	if len(instances) > pr.Slots() {
+		return fmt.Errorf("%d instances do not fit in the %d slots of %s (split the batch file)", len(instances), pr.Slots(), pr.Name())
+	}
+	t0 := time.Now()
+	sk, keys := newBGVKeys(pr)
+	client, err := newBGVClient(pr, sk)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "keygen %s (bgv backend, %d slots, AND-depth %d available) in %v\n",
+		pr.Name(), pr.Slots(), pr.DepthAvailable(), time.Since(t0).Round(time.Millisecond))
+	t0 = time.Now()
+	in, err := client.encrypt(instances)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "encrypted %d input bits in %v\n", len(in), time.Since(t0).Round(time.Millisecond))
+	outs, err := runBGV(e, w, d, bgv.NewEvaluator(pr, keys), in)
+	if err != nil {
+		return err
+	}
+	got, err := client.decrypt(outs, set.count())
+	if err != nil {
+		return fmt.Errorf("decrypting the outputs: %w", err)
+	}
+	var want []ir.Values
+	if w.check {
+		for j, v := range set.values {
+			o, err := c.Eval(v)
+			if err != nil {
+				return set.at(j, err)
+			}
+			want = append(want, o)
+		}
+	}
+	return printInstances(e, c, got, set.batch, want)
+}
