@@ -78,10 +78,12 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 	}
 }
 
-// evalLUT evaluates a truth table on 64 lanes by Shannon expansion on the
-// highest input: table = x_{k-1} ? high half : low half.
-func evalLUT(table uint64, ins []NodeID, vals []uint64) uint64 {
-	k := len(ins)
+// EvalTable evaluates a truth table (bit i = f(i), variable 0 least
+// significant) on 64 lanes at once: vars[j] holds variable j, lane l in bit l.
+// It expands on the highest variable (f = x_{k-1} ? high half : low half).
+// It is the one LUT semantics shared by the evaluators and the optimizer.
+func EvalTable(table uint64, vars []uint64) uint64 {
+	k := len(vars)
 	if k == 0 {
 		if table&1 != 0 {
 			return ^uint64(0)
@@ -89,13 +91,21 @@ func evalLUT(table uint64, ins []NodeID, vals []uint64) uint64 {
 		return 0
 	}
 	half := uint(1) << (k - 1)
-	lo := table & ((uint64(1) << half) - 1)
-	if half == 64 {
-		lo = table
+	lo := table
+	if half < 64 {
+		lo &= 1<<half - 1
 	}
-	hi := table >> half
-	s := vals[ins[k-1]]
-	return (s & evalLUT(hi, ins[:k-1], vals)) | (^s & evalLUT(lo, ins[:k-1], vals))
+	s := vars[k-1]
+	return (s & EvalTable(table>>half, vars[:k-1])) | (^s & EvalTable(lo, vars[:k-1]))
+}
+
+// evalLUT gathers a LUT node's fanin lanes and applies EvalTable.
+func evalLUT(table uint64, ins []NodeID, vals []uint64) uint64 {
+	var vars [MaxLUTInputs]uint64
+	for j, x := range ins {
+		vars[j] = vals[x]
+	}
+	return EvalTable(table, vars[:len(ins)])
 }
 
 // Values assigns integers to buses by name: one value per element (a single

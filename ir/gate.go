@@ -25,15 +25,7 @@ func EvalGate(op Op, table uint64, in []uint64) uint64 {
 	case OpMux:
 		return (in[0] & in[1]) | (^in[0] & in[2])
 	case OpLUT:
-		var v uint64
-		for lane := 0; lane < 64; lane++ {
-			idx := 0
-			for j := range in {
-				idx |= int(in[j]>>uint(lane)&1) << j
-			}
-			v |= (table >> uint(idx) & 1) << uint(lane)
-		}
-		return v
+		return EvalTable(table, in)
 	}
 	panic("ir: EvalGate on " + op.String())
 }

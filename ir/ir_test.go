@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math/big"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -190,6 +191,31 @@ func TestEvalGateMatchesEvalBits(t *testing.T) {
 			}
 			if got, want := EvalGate(op, table, in), c.EvalBits(in)[0]; got != want {
 				t.Errorf("%v/k=%d: EvalGate %#x, EvalBits %#x", op, arity, got, want)
+			}
+		}
+	}
+}
+
+// TestEvalTable checks the shared LUT semantics against a lane-by-lane
+// lookup for every fan-in and random tables.
+func TestEvalTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for k := 0; k <= MaxLUTInputs; k++ {
+		for iter := 0; iter < 50; iter++ {
+			table := rng.Uint64()
+			vars := make([]uint64, k)
+			for j := range vars {
+				vars[j] = rng.Uint64()
+			}
+			got := EvalTable(table, vars)
+			for lane := 0; lane < 64; lane++ {
+				idx := 0
+				for j := range vars {
+					idx |= int(vars[j]>>uint(lane)&1) << j
+				}
+				if want := table >> uint(idx) & 1; got>>uint(lane)&1 != want {
+					t.Fatalf("k=%d table %#x lane %d: got %d, want %d", k, table, lane, got>>uint(lane)&1, want)
+				}
 			}
 		}
 	}

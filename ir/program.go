@@ -150,20 +150,11 @@ func (p *Program) slow(ins *instr, vals []uint64) uint64 {
 	return evalLUT32(l.table, l.in[:l.k], vals)
 }
 
-// evalLUT32 is evalLUT for int32 fanins.
+// evalLUT32 gathers a LUT's int32 fanin lanes and applies EvalTable.
 func evalLUT32(table uint64, ins []int32, vals []uint64) uint64 {
-	k := len(ins)
-	if k == 0 {
-		if table&1 != 0 {
-			return ^uint64(0)
-		}
-		return 0
+	var vars [MaxLUTInputs]uint64
+	for j, x := range ins {
+		vars[j] = vals[x]
 	}
-	half := uint(1) << (k - 1)
-	lo := table
-	if half < 64 {
-		lo &= (uint64(1) << half) - 1
-	}
-	s := vals[ins[k-1]]
-	return (s & evalLUT32(table>>half, ins[:k-1], vals)) | (^s & evalLUT32(lo, ins[:k-1], vals))
+	return EvalTable(table, vars[:len(ins)])
 }

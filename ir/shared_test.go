@@ -6,35 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// sharedCircuits finds shared/circuits by walking up from the working
-// directory (CI checks shared/ out beside the repository: /work/shared next
-// to /work/main). It fails the test when the directory is missing: the
-// imported circuits are the main independent check of the IR.
-func sharedCircuits(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("shared/circuits not found in any parent of the working directory (expected ../shared beside the checkout)")
-		}
-		dir = parent
-	}
-}
+	"github.com/hcc-fhe/hcc/internal/testenv"
+)
 
 // loadShared imports one of the shared Bristol circuits.
 func loadShared(t testing.TB, name string) *Circuit {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedCircuits(t), name))
+	f, err := os.Open(filepath.Join(testenv.SharedCircuits(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -162,40 +162,6 @@ func (t *levelTracker) andLevel(id ir.NodeID) int32 {
 	return a
 }
 
-// rebuildMapped copies c through a fresh Builder like rebuild, but emit sees
-// the whole old-to-new map m (entries for nodes before i are final), so it
-// can re-express node i from any earlier node, not just its own fanins.
-func rebuildMapped(c *ir.Circuit, b *ir.Builder, emit func(i ir.NodeID, m []ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
-	m := make([]ir.NodeID, len(c.Nodes))
-	for i := range m {
-		m[i] = -1
-	}
-	for i := range c.Inputs {
-		bus := &c.Inputs[i]
-		bits := b.Input(bus.Name, bus.Width, bus.Signed, bus.Dims...)
-		for j, id := range bus.Bits {
-			m[id] = bits[j]
-		}
-	}
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		if n.Op == ir.OpInput {
-			continue
-		}
-		b.SetPos(n.Pos)
-		m[i] = emit(ir.NodeID(i), m)
-	}
-	for i := range c.Outputs {
-		bus := &c.Outputs[i]
-		bits := make([]ir.NodeID, len(bus.Bits))
-		for j, id := range bus.Bits {
-			bits[j] = m[id]
-		}
-		b.Output(bus.Name, bus.Width, bus.Signed, bits, bus.Dims...)
-	}
-	return b.Build()
-}
-
 // mappedLit returns the new node for the old signal base ⊕ neg.
 func mappedLit(b *ir.Builder, m []ir.NodeID, base ir.NodeID, neg bool) ir.NodeID {
 	if m[base] < 0 {

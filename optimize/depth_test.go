@@ -2,10 +2,10 @@ package optimize
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -52,26 +52,6 @@ func TestAndDepthRandom(t *testing.T) {
 		}
 		sameFunction(t, c, e)
 		checkProperty(t, "dce", e)
-	}
-}
-
-// sharedDir finds /work/shared by walking up from the working directory.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("shared/circuits not found above the working directory")
-		}
-		dir = parent
 	}
 }
 
@@ -231,7 +211,7 @@ func TestAndDepthRippleAdder(t *testing.T) {
 }
 
 func TestAndDepthBristol(t *testing.T) {
-	dir := sharedDir(t)
+	dir := testenv.SharedCircuits(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, name := range []string{"adder64", "zero_equal", "mult64", "aes_128", "AES-non-expanded"} {
 		c, err := ir.ReadFile(filepath.Join(dir, name+".txt"))

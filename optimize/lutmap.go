@@ -270,7 +270,7 @@ func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 		for v, l := range fc.leafSlice() {
 			vars[v] = projections[indexOf(leaves, l)]
 		}
-		in[j] = evalTable(fc.table, vars[:fc.n])
+		in[j] = ir.EvalTable(fc.table, vars[:fc.n])
 	}
 	t := ir.EvalGate(nd.Op, nd.Table, in[:len(nd.In)])
 	c := cut{leaves: acc.leaves, n: acc.n, table: maskTable(t, int(acc.n)), native: native}
@@ -316,25 +316,6 @@ func maskTable(t uint64, k int) uint64 {
 		return t
 	}
 	return t & (1<<(1<<k) - 1)
-}
-
-// evalTable evaluates a truth table on 64 lanes (Shannon expansion on the
-// last variable).
-func evalTable(table uint64, vars []uint64) uint64 {
-	k := len(vars)
-	if k == 0 {
-		if table&1 != 0 {
-			return ^uint64(0)
-		}
-		return 0
-	}
-	half := uint(1) << (k - 1)
-	lo, hi := table, table>>half
-	if half < 64 {
-		lo &= 1<<half - 1
-	}
-	s := vars[k-1]
-	return s&evalTable(hi, vars[:k-1]) | ^s&evalTable(lo, vars[:k-1])
 }
 
 // reduceCut drops leaves the function does not depend on.

@@ -4,11 +4,29 @@ import "github.com/hcc-fhe/hcc/ir"
 
 // rebuild copies c node by node through a fresh ir.Builder, mapping each old
 // node to a new one with emit. The builder's folding and hashing do the
-// simplification; emit decides how each node is re-expressed. Inputs and
-// outputs keep their names, types and order.
+// simplification; emit decides how each node is re-expressed from its
+// already-mapped fanins. Inputs and outputs keep their names, types and order.
 func rebuild(c *ir.Circuit, emit func(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
 	b := ir.NewBuilder(c.Name)
+	var in []ir.NodeID
+	return rebuildMapped(c, b, func(i ir.NodeID, m []ir.NodeID) ir.NodeID {
+		n := &c.Nodes[i]
+		in = in[:0]
+		for _, x := range n.In {
+			in = append(in, m[x])
+		}
+		return emit(b, n, in)
+	})
+}
+
+// rebuildMapped copies c through a fresh Builder as rebuild does, but emit sees
+// the whole old-to-new map m (entries for nodes before i are final), so it
+// can re-express node i from any earlier node, not just its own fanins.
+func rebuildMapped(c *ir.Circuit, b *ir.Builder, emit func(i ir.NodeID, m []ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
 	m := make([]ir.NodeID, len(c.Nodes))
+	for i := range m {
+		m[i] = -1
+	}
 	for i := range c.Inputs {
 		bus := &c.Inputs[i]
 		bits := b.Input(bus.Name, bus.Width, bus.Signed, bus.Dims...)
@@ -16,18 +34,13 @@ func rebuild(c *ir.Circuit, emit func(b *ir.Builder, n *ir.Node, in []ir.NodeID)
 			m[id] = bits[j]
 		}
 	}
-	var in []ir.NodeID
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		if n.Op == ir.OpInput {
 			continue
 		}
-		in = in[:0]
-		for _, x := range n.In {
-			in = append(in, m[x])
-		}
 		b.SetPos(n.Pos)
-		m[i] = emit(b, n, in)
+		m[i] = emit(ir.NodeID(i), m)
 	}
 	for i := range c.Outputs {
 		bus := &c.Outputs[i]

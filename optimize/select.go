@@ -9,42 +9,19 @@ import "github.com/hcc-fhe/hcc/ir"
 func rebuildSelected(c *ir.Circuit, used []int, emit func(b *ir.Builder, id ir.NodeID, nodeOf func(ir.NodeID) ir.NodeID) ir.NodeID) (*ir.Circuit, error) {
 	b := ir.NewBuilder(c.Name)
 	b.SetFolding(false) // the cover is what the mapper chose; keep it as is
-	m := make([]ir.NodeID, len(c.Nodes))
-	for i := range m {
-		m[i] = -1
-	}
-	for i := range c.Inputs {
-		bus := &c.Inputs[i]
-		bits := b.Input(bus.Name, bus.Width, bus.Signed, bus.Dims...)
-		for j, id := range bus.Bits {
-			m[id] = bits[j]
-		}
-	}
-	nodeOf := func(x ir.NodeID) ir.NodeID {
-		if m[x] < 0 {
-			panic("optimize: internal error: node used before it was emitted")
-		}
-		return m[x]
-	}
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
+	return rebuildMapped(c, b, func(id ir.NodeID, m []ir.NodeID) ir.NodeID {
+		n := &c.Nodes[id]
 		switch {
-		case n.Op == ir.OpInput || used[i] == 0:
-			continue
+		case used[id] == 0:
+			return -1
 		case n.Op == ir.OpConst0 || n.Op == ir.OpConst1:
-			m[i] = b.Const(n.Op == ir.OpConst1)
-		default:
-			b.SetPos(n.Pos)
-			m[i] = emit(b, ir.NodeID(i), nodeOf)
+			return b.Const(n.Op == ir.OpConst1)
 		}
-	}
-	for i := range c.Outputs {
-		bus := &c.Outputs[i]
-		bits := make([]ir.NodeID, len(bus.Bits))
-		for j, id := range bus.Bits {
-			bits[j] = nodeOf(id)
-		}
-		b.Output(bus.Name, bus.Width, bus.Signed, bits, bus.Dims...)
-	}
-	return b.Build()
+		return emit(b, id, func(x ir.NodeID) ir.NodeID {
+			if m[x] < 0 {
+				panic("optimize: internal error: node used before it was emitted")
+			}
+			return m[x]
+		})
+	})
 }

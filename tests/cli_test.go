@@ -1,11 +1,12 @@
 package tests
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/internal/testenv"
 )
 
 // buildHCC builds cmd/hcc into a temporary directory and returns its path.
@@ -16,23 +17,6 @@ func buildHCC(t *testing.T) string {
 		t.Fatalf("go build ./cmd/hcc: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// sharedCircuits finds shared/circuits beside the checkout (walking up from
-// the working directory) and fails when it is missing.
-func sharedCircuits(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("shared/circuits not found in any parent of the working directory")
-		}
-		dir = filepath.Dir(dir)
-	}
 }
 
 // TestCLIBinary runs the built hcc as a user would: the README's AES command
@@ -71,3 +55,6 @@ func TestCLIBinary(t *testing.T) {
 		}
 	}
 }
+
+// sharedCircuits is shared/circuits (see testenv.SharedCircuits).
+func sharedCircuits(t *testing.T) string { return testenv.SharedCircuits(t) }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/runtime"
 )
@@ -26,7 +26,7 @@ import (
 //
 // The 128-bit rows take about a minute (about 6000 bootstraps twice).
 func BenchmarkFHEWThreads(b *testing.B) {
-	c, err := ir.ReadFile(filepath.Join(sharedDirTB(b), "mult64.txt"))
+	c, err := ir.ReadFile(filepath.Join(testenv.SharedCircuits(b), "mult64.txt"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,21 +68,5 @@ func BenchmarkFHEWThreads(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// sharedDirTB is sharedCircuits for benchmarks.
-func sharedDirTB(tb testing.TB) string {
-	tb.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			tb.Fatal("shared/circuits not found in any parent of the working directory")
-		}
-		dir = filepath.Dir(dir)
 	}
 }
