@@ -72,8 +72,13 @@ func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) 
 	nt.Inverse(accA, sc.ca)
 	decompose(p, sc.cb, sc.dig[:dg])
 	decompose(p, sc.ca, sc.dig[dg:2*dg])
+	unreduced := unreducedDigits(p)
 	for _, d := range sc.dig[:2*dg] {
-		nt.ForwardLazy(d, d)
+		if unreduced {
+			nt.ForwardUnreduced(d, d)
+		} else {
+			nt.ForwardLazy(d, d)
+		}
 	}
 	nt.DotRows(sc.dig[:2*dg], key[:2*dg*2*N], nil, sc.lazyB, sc.lazyA, accB, accA)
 }
@@ -89,8 +94,13 @@ func automorphism(p *params, accB, accA []uint32, index []uint32, key []uint32, 
 	autoNTT(accA, index, sc.tmpA)
 	nt.Inverse(sc.tmpA, sc.ca)
 	decompose(p, sc.ca, sc.dig[:dg])
+	unreduced := unreducedDigits(p)
 	for _, d := range sc.dig[:dg] {
-		nt.ForwardLazy(d, d)
+		if unreduced {
+			nt.ForwardUnreduced(d, d)
+		} else {
+			nt.ForwardLazy(d, d)
+		}
 	}
 	nt.DotRows(sc.dig[:dg], key[:dg*2*N], sc.tmpB[:N], sc.lazyB, sc.lazyA, accB, accA)
 }
@@ -101,4 +111,14 @@ func autoNTT(in, index, out []uint32) {
 	for k, src := range index {
 		out[k] = in[src]
 	}
+}
+
+// unreducedDigits reports whether digit polynomials that only feed DotRows
+// may be transformed with ForwardUnreduced (entries below 2^32, skipping the
+// pure-Go last pass's reductions): DotRows' sum of 2·d_g such products by
+// key entries below Q, plus one entry below Q, provably stays below 2^64
+// when (2·d_g + 1)·Q <= 2^32 (27- and 28-bit Q with up to 7 digits).
+// Otherwise ForwardLazy (entries in [0, 2Q)) is used.
+func unreducedDigits(p *params) bool {
+	return uint64(2*p.dg+1)*uint64(p.ntt.Q) <= 1<<32
 }

@@ -92,6 +92,33 @@ func (r *NTT32) ForwardLazy(in, out []uint32) {
 	r.forward(in, out, false)
 }
 
+// ForwardUnreduced is Forward for consumers that accept any entry below
+// 2^32 (MulCoeffs, MulCoeffsAddLazy, DotRows): out is congruent to NTT(in)
+// mod Q with entries < 2^32 but not necessarily below 2Q. In the pure-Go
+// path with a modulus small enough for the unreduced stages (see ct4NR32)
+// it skips the last pass's Barrett reductions; otherwise it is ForwardLazy
+// (out in [0, 2Q)). out may alias in.
+func (r *NTT32) ForwardUnreduced(in, out []uint32) {
+	N := r.N
+	if N < 16 || (hasAVX512 && N >= avxMinN) || !r.noXRed {
+		r.forward(in, out, false)
+		return
+	}
+	in, out = in[:N], out[:N]
+	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
+	m, t := 1, N/2
+	if r.LogN%2 == 1 {
+		ct2FirstNR32(in, out, psi[1], psiS[1], r.Q)
+		m, t = 2, N/4
+	} else {
+		copy(out, in)
+	}
+	for ; t >= 4; m, t = 4*m, t/4 {
+		ct4NR32(out, m, t, psi, psiS, r.Q)
+	}
+	ct4LastRaw32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], r.Q)
+}
+
 // forward runs the Cooley–Tukey stages two at a time (radix-4 passes, half
 // the loads and stores of radix-2), with one radix-2 stage first when log2(N)
 // is odd. Stage (m, t) has m groups of butterflies at distance t, twiddles

@@ -1,5 +1,7 @@
 package ring
 
+import "unsafe"
+
 // Radix-4 passes of NTT32. They are plain functions with every operand passed
 // in, so that each loop is compiled on its own and keeps its values in
 // registers. Slices are re-sliced to a common length (or converted to array
@@ -149,27 +151,43 @@ func ct2FirstNR32(in, out []uint32, w, ws, q uint32) {
 	}
 }
 
-// ct4NR32 is ct4_32 without the reductions of X.
+// ct4NR32 is ct4_32 without the reductions of X. Its inner loop walks one
+// pointer through x0 and reaches x1..x3 at fixed byte offsets: with four
+// slice bases, an index, six twiddles and Q the loop needed more registers
+// than amd64 has, and the compiler spilled and reloaded the slice bases in
+// every iteration. The bounds are checked once per pass instead.
 func ct4NR32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 	h := t / 2
-	q2 := 2 * q
+	if m < 1 || h < 1 {
+		return
+	}
+	Q := uint64(q)
+	q2 := 2 * Q
+	a = a[:2*m*t]
+	psi, psiS = psi[:4*m], psiS[:4*m]
+	hb := uintptr(h) * 4
+	hb3 := 3 * hb
 	for i := 0; i < m; i++ {
-		w, ws := psi[m+i], psiS[m+i]
-		w1, w1s := psi[2*m+2*i], psiS[2*m+2*i]
-		w2, w2s := psi[2*m+2*i+1], psiS[2*m+2*i+1]
-		blk := a[2*i*t : 2*i*t+2*t]
-		x0, x1, x2, x3 := blk[:h], blk[h:2*h], blk[2*h:3*h], blk[3*h:4*h]
-		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
-		for j := range x0 {
-			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
-			t2 := a2*w - uint32((uint64(a2)*uint64(ws))>>32)*q
-			t3 := a3*w - uint32((uint64(a3)*uint64(ws))>>32)*q
+		w, ws := uint64(psi[m+i]), uint64(psiS[m+i])
+		w1, w1s := uint64(psi[2*m+2*i]), uint64(psiS[2*m+2*i])
+		w2, w2s := uint64(psi[2*m+2*i+1]), uint64(psiS[2*m+2*i+1])
+		p := unsafe.Pointer(&a[2*i*t])
+		end := unsafe.Add(p, hb) // &a[2it+h], inside the block
+		for ; p != end; p = unsafe.Add(p, 4) {
+			a0 := uint64(*(*uint32)(p))
+			a1 := uint64(*(*uint32)(unsafe.Add(p, hb)))
+			a2 := uint64(*(*uint32)(unsafe.Add(p, 2*hb)))
+			a3 := uint64(*(*uint32)(unsafe.Add(p, hb3)))
+			t2 := a2*w - (a2*ws>>32)*Q
+			t3 := a3*w - (a3*ws>>32)*Q
 			b0, b2 := a0+t2, a0-t2+q2
 			b1, b3 := a1+t3, a1-t3+q2
-			u1 := b1*w1 - uint32((uint64(b1)*uint64(w1s))>>32)*q
-			u3 := b3*w2 - uint32((uint64(b3)*uint64(w2s))>>32)*q
-			x0[j], x1[j] = b0+u1, b0-u1+q2
-			x2[j], x3[j] = b2+u3, b2-u3+q2
+			u1 := b1*w1 - (b1*w1s>>32)*Q
+			u3 := b3*w2 - (b3*w2s>>32)*Q
+			*(*uint32)(p) = uint32(b0 + u1)
+			*(*uint32)(unsafe.Add(p, hb)) = uint32(b0 - u1 + q2)
+			*(*uint32)(unsafe.Add(p, 2*hb)) = uint32(b2 + u3)
+			*(*uint32)(unsafe.Add(p, hb3)) = uint32(b2 - u3 + q2)
 		}
 	}
 }
@@ -205,6 +223,32 @@ func ct4LastNR32(a, pA, pAS, pB, pBS []uint32, q, br uint32, full bool) {
 		x[1] = min(c1, c1-qf)
 		x[2] = min(c2, c2-qf)
 		x[3] = min(c3, c3-qf)
+	}
+}
+
+// ct4LastRaw32 is ct4LastNR32 without any final reduction: the outputs are
+// the stage values themselves, below 2^32 by the noXRed bound but not
+// reduced to [0, 2Q) (ForwardUnreduced). It computes in uint64 like
+// ct4NR32.
+func ct4LastRaw32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+	Q := uint64(q)
+	q2 := 2 * Q
+	n := len(pA)
+	pAS, pB, pBS, a = pAS[:n], pB[:2*n], pBS[:2*n], a[:4*n]
+	for i := 0; i < n; i++ {
+		w, ws := uint64(pA[i]), uint64(pAS[i])
+		wb := (*[2]uint32)(pB[2*i : 2*i+2])
+		wbs := (*[2]uint32)(pBS[2*i : 2*i+2])
+		x := (*[4]uint32)(a[4*i : 4*i+4])
+		a0, a1, a2, a3 := uint64(x[0]), uint64(x[1]), uint64(x[2]), uint64(x[3])
+		t2 := a2*w - (a2*ws>>32)*Q
+		t3 := a3*w - (a3*ws>>32)*Q
+		b0, b2 := a0+t2, a0-t2+q2
+		b1, b3 := a1+t3, a1-t3+q2
+		u1 := b1*uint64(wb[0]) - (b1*uint64(wbs[0])>>32)*Q
+		u3 := b3*uint64(wb[1]) - (b3*uint64(wbs[1])>>32)*Q
+		x[0], x[1] = uint32(b0+u1), uint32(b0-u1+q2)
+		x[2], x[3] = uint32(b2+u3), uint32(b2-u3+q2)
 	}
 }
 
@@ -285,28 +329,41 @@ func gs4_32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 // are left in [0, 4Q), so stage B's sum of sums is in [0, 8Q) and is
 // brought back to [0, 2Q) by one Barrett step (br = floor(2^32/Q)) instead
 // of three conditional subtractions; its difference gets 4Q added to stay
-// non-negative, which the Shoup product accepts (any input < 2^32).
+// non-negative, which the Shoup product accepts (any input < 2^32). Like
+// ct4NR32 it walks one pointer with fixed offsets (fewer registers), and it
+// computes in uint64: every intermediate is an exact value below 2^32 (or a
+// product below 2^62), so no zero-extensions are needed between steps.
 func gs4NR32(a []uint32, m, t int, psi, psiS []uint32, q, br uint32) {
-	q2, q4 := 2*q, 4*q
+	if m < 2 || t < 1 {
+		return
+	}
+	Q, B := uint64(q), uint64(br)
+	q2, q4 := 2*Q, 4*Q
+	a = a[:2*m*t]
+	psi, psiS = psi[:2*m], psiS[:2*m]
+	tb := uintptr(t) * 4
+	tb3 := 3 * tb
 	for i := 0; i < m/2; i++ {
-		w1, w1s := psi[m+2*i], psiS[m+2*i]
-		w2, w2s := psi[m+2*i+1], psiS[m+2*i+1]
-		w, ws := psi[m/2+i], psiS[m/2+i]
-		blk := a[4*i*t : 4*i*t+4*t]
-		x0, x1, x2, x3 := blk[:t], blk[t:2*t], blk[2*t:3*t], blk[3*t:4*t]
-		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
-		for j := range x0 {
-			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+		w1, w1s := uint64(psi[m+2*i]), uint64(psiS[m+2*i])
+		w2, w2s := uint64(psi[m+2*i+1]), uint64(psiS[m+2*i+1])
+		w, ws := uint64(psi[m/2+i]), uint64(psiS[m/2+i])
+		p := unsafe.Pointer(&a[4*i*t])
+		end := unsafe.Add(p, tb) // &a[4it+t], inside the block
+		for ; p != end; p = unsafe.Add(p, 4) {
+			a0 := uint64(*(*uint32)(p))
+			a1 := uint64(*(*uint32)(unsafe.Add(p, tb)))
+			a2 := uint64(*(*uint32)(unsafe.Add(p, 2*tb)))
+			a3 := uint64(*(*uint32)(unsafe.Add(p, tb3)))
 			s0, d0 := a0+a1, a0-a1+q2
 			s1, d1 := a2+a3, a2-a3+q2
-			b1 := d0*w1 - uint32((uint64(d0)*uint64(w1s))>>32)*q
-			b3 := d1*w2 - uint32((uint64(d1)*uint64(w2s))>>32)*q
+			b1 := d0*w1 - (d0*w1s>>32)*Q
+			b3 := d1*w2 - (d1*w2s>>32)*Q
 			e0, f0 := s0+s1, s0-s1+q4
 			e1, f1 := b1+b3, b1-b3+q2
-			x0[j] = e0 - uint32((uint64(e0)*uint64(br))>>32)*q
-			x1[j] = min(e1, e1-q2)
-			x2[j] = f0*w - uint32((uint64(f0)*uint64(ws))>>32)*q
-			x3[j] = f1*w - uint32((uint64(f1)*uint64(ws))>>32)*q
+			*(*uint32)(p) = uint32(e0 - (e0*B>>32)*Q)
+			*(*uint32)(unsafe.Add(p, tb)) = uint32(min(e1, e1-q2))
+			*(*uint32)(unsafe.Add(p, 2*tb)) = uint32(f0*w - (f0*ws>>32)*Q)
+			*(*uint32)(unsafe.Add(p, tb3)) = uint32(f1*w - (f1*ws>>32)*Q)
 		}
 	}
 }
