@@ -94,7 +94,7 @@ func mulCount(c *ir.Circuit) int {
 
 // bgvClient is the secret-key side of BGV: encoding, encryption, decryption.
 type bgvClient struct {
-	pr  *bgv.Params
+	bgvCodec
 	enc *bgv.Encoder
 	sk  *bgv.SecretKey
 }
@@ -104,7 +104,7 @@ func newBGVClient(pr *bgv.Params, sk *bgv.SecretKey) (*bgvClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bgvClient{pr: pr, enc: enc, sk: sk}, nil
+	return &bgvClient{bgvCodec: bgvCodec{pr}, enc: enc, sk: sk}, nil
 }
 
 // encrypt returns one ciphertext per input bit: slot j of ciphertext i holds

@@ -32,14 +32,19 @@ import (
 // Ciphertext files: the body is the circuit hash (32 bytes, circuitHash),
 // the circuit name, the layout of the buses the ciphertexts encrypt (inputs
 // for kind ctInputs, outputs for ctOutputs: count u32, then per bus name,
-// width u32, signed u8, dims count u8, dims u32...), then the ciphertext size
-// u32, the count u32 and the ciphertexts (the backend's encoding, one bit
-// each, in the layout's bit order).
+// width u32, signed u8, dims count u8, dims u32...), the instance count u32
+// (0: one input set, in every slot of a packed backend; n: slots 0..n-1 hold
+// n different input sets, hcc encrypt --batch), then the ciphertext size
+// u32, the count u32 and the ciphertexts (the backend's encoding, one per
+// input or output bit, in the layout's bit order; all of one size, so a BGV
+// evaluator brings its outputs to one level).
 
 const (
-	keyMagic    = "HCCKEY\x00\x00"
-	ctMagic     = "HCCCT\x00\x00\x00"
-	fileVersion = 1
+	keyMagic   = "HCCKEY\x00\x00"
+	ctMagic    = "HCCCT\x00\x00\x00"
+	keyVersion = 1
+	// ctVersion 2: ciphertext files record the instance count.
+	ctVersion = 2
 )
 
 // fileKind says what a workflow file holds.
@@ -91,6 +96,7 @@ type ctFile struct {
 	circuitHash [32]byte
 	circuitName string
 	layout      []ir.Bus // Name, Width, Signed, Dims (no Bits)
+	instances   int      // 0: one input set (in every slot); n: n sets in slots 0..n-1
 	ctSize      int
 	cts         [][]byte
 }
@@ -154,7 +160,7 @@ func appendString(buf []byte, s string) []byte {
 
 func (h *fileHeader) append(buf []byte, magic string) []byte {
 	buf = append(buf, magic...)
-	buf = binary.LittleEndian.AppendUint16(buf, fileVersion)
+	buf = binary.LittleEndian.AppendUint16(buf, versionOf(magic))
 	buf = append(buf, byte(h.kind))
 	buf = appendString(buf, h.backend)
 	buf = appendString(buf, h.params)
@@ -183,6 +189,7 @@ func (f *ctFile) marshal() []byte {
 			buf = le.AppendUint32(buf, uint32(d))
 		}
 	}
+	buf = le.AppendUint32(buf, uint32(f.instances))
 	buf = le.AppendUint32(buf, uint32(f.ctSize))
 	buf = le.AppendUint32(buf, uint32(len(f.cts)))
 	for _, c := range f.cts {
@@ -194,6 +201,14 @@ func (f *ctFile) marshal() []byte {
 func seal(buf []byte) []byte {
 	sum := sha256.Sum256(buf)
 	return append(buf, sum[:]...)
+}
+
+// versionOf is the format version of files with magic.
+func versionOf(magic string) uint16 {
+	if magic == ctMagic {
+		return ctVersion
+	}
+	return keyVersion
 }
 
 // errTruncated is the cause reported for a body that ends early.
@@ -272,8 +287,8 @@ func openWorkflowFile(path string, data []byte, magic, what string) (fileHeader,
 		return fileHeader{}, nil, fmt.Errorf("%s is corrupted or truncated (checksum mismatch)", name)
 	}
 	r := &fileCursor{buf: body[len(magic):]}
-	if v := r.u16(); v != fileVersion {
-		return fileHeader{}, nil, fmt.Errorf("%s has format version %d; this hcc reads version %d", name, v, fileVersion)
+	if v, want := r.u16(), versionOf(magic); v != want {
+		return fileHeader{}, nil, fmt.Errorf("%s has format version %d; this hcc reads version %d", name, v, want)
 	}
 	var h fileHeader
 	h.kind = fileKind(r.u8())
@@ -336,6 +351,7 @@ func readCtFile(path string, want fileKind) (*ctFile, error) {
 		}
 		f.layout = append(f.layout, b)
 	}
+	f.instances = int(r.u32())
 	f.ctSize = int(r.u32())
 	count := int(r.u32())
 	if r.err == nil && (f.ctSize <= 0 || count < 0 || count > len(r.buf)/max(f.ctSize, 1)) {

@@ -33,6 +33,7 @@ func sampleCtFile() *ctFile {
 		fileHeader:  fileHeader{kind: ctOutputs, backend: "fhew", params: "ToySigned", key: keyID{1, 2, 3}},
 		circuitName: "mix",
 		layout:      []ir.Bus{{Name: "s", Width: 8, Signed: true}, {Name: "w", Width: 4, Dims: []int{2}}},
+		instances:   3,
 		ctSize:      5,
 	}
 	f.circuitHash[0] = 0xab

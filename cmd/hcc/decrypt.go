@@ -3,10 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
-
-	"github.com/hcc-fhe/hcc/cmd/hcc/load"
 )
 
 func decryptCommand() *command {
@@ -38,14 +35,13 @@ func runDecrypt(e *cmdEnv, w *workflowFlags) error {
 	if err := f.checkFor(path, c, e.args[0], kf.key, w.key, c.Outputs); err != nil {
 		return err
 	}
-	cts, err := f.ciphertexts(path, sk.Params())
+	cts, err := f.ciphertexts(path, kf, sk)
 	if err != nil {
 		return err
 	}
-	bits, err := sk.DecryptBits(cts)
+	got, err := sk.decrypt(cts, f.instances)
 	if err != nil {
 		return fmt.Errorf("decrypting %s: %w", filepath.Base(path), err)
 	}
-	_, err = io.WriteString(e.stdout, load.Outputs(c, c.UnpackOutputs(bits)))
-	return err
+	return printInstances(e, c, got, f.instances > 0, nil)
 }

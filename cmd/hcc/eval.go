@@ -58,20 +58,21 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err := f.checkFor(path, c, e.args[0], kf.key, w.evalKey, c.Inputs); err != nil {
 		return err
 	}
-	p := be.Evaluator().Params()
-	in, err := f.ciphertexts(path, p)
+	in, err := f.ciphertexts(path, kf, be)
 	if err != nil {
 		return err
 	}
-	outs, err := evalEncrypted(e, w, c, be, in)
+	outs, err := be.eval(e, w, c, in)
 	if err != nil {
 		return err
 	}
 	g := &ctFile{
 		fileHeader:  fileHeader{kind: ctOutputs, backend: kf.backend, params: kf.params, key: kf.key},
-		circuitHash: f.circuitHash, circuitName: c.Name, layout: layoutOf(c.Outputs),
+		circuitHash: f.circuitHash, circuitName: c.Name, layout: layoutOf(c.Outputs), instances: f.instances,
 	}
-	g.setCiphertexts(p, outs)
+	if err := g.setCiphertexts(be, outs); err != nil {
+		return err
+	}
 	return writeFileMode(e.out, g.marshal(), 0o644)
 }
 

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // defaultParams is the parameter set of keygen and run without --params:
@@ -99,29 +101,17 @@ func runKeygen(e *cmdEnv, w *workflowFlags) error {
 	if e.out == "" {
 		return fmt.Errorf("missing -o DIR")
 	}
-	p, err := w.fhewParams()
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
-	sk, ek, err := newFHEWKeys(p)
+	params, skData, ekData, err := w.genKeys()
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(t0)
-	skData, err := sk.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	ekData, err := ek.MarshalBinary()
-	if err != nil {
-		return err
-	}
 	id := keyIDOf(ekData)
 	if err := os.MkdirAll(e.out, 0o700); err != nil {
 		return err
 	}
-	h := fileHeader{backend: w.backend, params: p.Name(), key: id}
+	h := fileHeader{backend: w.backend, params: params, key: id}
 	secret := filepath.Join(e.out, "secret.key")
 	h.kind = kindSecretKey
 	if err := writeFileMode(secret, (&keyFile{fileHeader: h, body: skData}).marshal(), 0o600); err != nil {
@@ -133,9 +123,32 @@ func runKeygen(e *cmdEnv, w *workflowFlags) error {
 	if err := writeFileMode(eval, evalData, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "key %v (%s, %s backend) generated in %v\n", id, p.Name(), w.backend, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "key %v (%s, %s backend) generated in %v\n", id, params, w.backend, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(e.stdout, "wrote %s (keep it private) and %s (%.1f MB, for the evaluator)\n", secret, eval, float64(len(evalData))/1e6)
 	return nil
+}
+
+// genKeys draws a key pair for the --backend and --params flags and returns
+// the parameter set's name and the backend's encodings of both keys.
+func (w *workflowFlags) genKeys() (params string, secret, eval []byte, err error) {
+	if w.backend == "bgv" {
+		return w.genBGVKeys()
+	}
+	p, err := w.fhewParams()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	sk, ek, err := newFHEWKeys(p)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if secret, err = sk.MarshalBinary(); err != nil {
+		return "", nil, nil, err
+	}
+	if eval, err = ek.MarshalBinary(); err != nil {
+		return "", nil, nil, err
+	}
+	return p.Name(), secret, eval, nil
 }
 
 // writeFileMode writes data to path with the given permissions, also when
@@ -156,21 +169,97 @@ func writeFileMode(path string, data []byte, mode os.FileMode) error {
 	return err
 }
 
-// keyParams checks a key file's backend and returns its parameter set. A
-// key made with --insecure stays usable: the choice was made at keygen.
-func keyParams(path string, kf *keyFile) (fhew.Params, error) {
-	if kf.backend != "fhew" {
-		return fhew.Params{}, fmt.Errorf("%s is a key for backend %q, which has no encrypted workflow", filepath.Base(path), kf.backend)
-	}
-	p, err := fhew.ParamsByName(kf.params, true)
-	if err != nil {
-		return fhew.Params{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return p, nil
+// ctCodec encodes and decodes one backend's ciphertexts for ctFile.
+type ctCodec interface {
+	// slots is the number of instances one ciphertext carries.
+	slots() int
+	// encode returns the encodings of cts, all of one size.
+	encode(cts []backend.Ciphertext) (size int, out [][]byte, err error)
+	decode(data []byte) (backend.Ciphertext, error)
 }
 
-// loadSecretKey reads a secret key file (--key).
-func loadSecretKey(path string) (*fhew.SecretKey, *keyFile, error) {
+// clientKey is a loaded secret key: it encrypts input sets and decrypts
+// outputs.
+type clientKey interface {
+	ctCodec
+	// encrypt returns one ciphertext per input bit of the instances' packed
+	// input bits; a single instance goes into every slot.
+	encrypt(instances [][]bool) ([]backend.Ciphertext, error)
+	// decrypt returns the output bits of each instance (count as in
+	// ctFile.instances: 0 is one input set, whose slots must agree).
+	decrypt(cts []backend.Ciphertext, instances int) ([][]bool, error)
+}
+
+// serverKey is a loaded evaluation key: it compiles and runs circuits on
+// encrypted inputs, reporting on stderr.
+type serverKey interface {
+	ctCodec
+	eval(e *cmdEnv, w *workflowFlags, c *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error)
+}
+
+// fhewCodec encodes FHEW ciphertexts (fhew.AppendCiphertext).
+type fhewCodec struct{ p fhew.Params }
+
+func (fhewCodec) slots() int { return 1 }
+
+func (c fhewCodec) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
+	size := fhew.CiphertextSize(c.p)
+	out := make([][]byte, len(cts))
+	for i, ct := range cts {
+		x, ok := ct.(*fhew.Ciphertext)
+		if !ok {
+			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not FHEW", i, ct)
+		}
+		out[i] = fhew.AppendCiphertext(make([]byte, 0, size), x)
+	}
+	return size, out, nil
+}
+
+func (c fhewCodec) decode(data []byte) (backend.Ciphertext, error) {
+	return fhew.DecodeCiphertext(c.p, data)
+}
+
+// fhewClient is an FHEW secret key.
+type fhewClient struct {
+	fhewCodec
+	sk *fhew.SecretKey
+}
+
+func (k fhewClient) encrypt(instances [][]bool) ([]backend.Ciphertext, error) {
+	if len(instances) != 1 {
+		return nil, fmt.Errorf("FHEW ciphertexts hold one instance; --batch needs --backend bgv")
+	}
+	enc, err := fhew.NewEncryptor(k.sk)
+	if err != nil {
+		return nil, err
+	}
+	return enc.EncryptBits(instances[0]), nil
+}
+
+func (k fhewClient) decrypt(cts []backend.Ciphertext, instances int) ([][]bool, error) {
+	if instances > 1 {
+		return nil, fmt.Errorf("FHEW ciphertexts hold one instance, the file says %d", instances)
+	}
+	bits, err := k.sk.DecryptBits(cts)
+	if err != nil {
+		return nil, err
+	}
+	return [][]bool{bits}, nil
+}
+
+// fhewServer is an FHEW evaluation key with its bootstrapping backend.
+type fhewServer struct {
+	fhewCodec
+	be *fhew.Backend
+}
+
+func (s fhewServer) eval(e *cmdEnv, w *workflowFlags, c *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+	return evalEncrypted(e, w, c, s.be, in)
+}
+
+// loadSecretKey reads a secret key file (--key) of any backend. A key made
+// with --insecure stays usable: the choice was made at keygen.
+func loadSecretKey(path string) (clientKey, *keyFile, error) {
 	if path == "" {
 		return nil, nil, fmt.Errorf("missing --key DIR/secret.key")
 	}
@@ -178,20 +267,31 @@ func loadSecretKey(path string) (*fhew.SecretKey, *keyFile, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := keyParams(path, kf)
-	if err != nil {
-		return nil, nil, err
+	name := filepath.Base(path)
+	switch kf.backend {
+	case "fhew":
+		p, err := fhew.ParamsByName(kf.params, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		sk, err := fhew.ReadSecretKey(p, bytes.NewReader(kf.body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return fhewClient{fhewCodec{p}, sk}, kf, nil
+	case "bgv":
+		k, err := readBGVSecretKey(kf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return k, kf, nil
 	}
-	sk, err := fhew.ReadSecretKey(p, bytes.NewReader(kf.body))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return sk, kf, nil
+	return nil, nil, fmt.Errorf("%s is a key for backend %q, which has no encrypted workflow", name, kf.backend)
 }
 
-// loadEvalKey reads an evaluation key file (--eval-key) and builds the
-// runtime's backend from it.
-func loadEvalKey(path string) (*fhew.Backend, *keyFile, error) {
+// loadEvalKey reads an evaluation key file (--eval-key) of any backend and
+// builds its evaluator.
+func loadEvalKey(path string) (serverKey, *keyFile, error) {
 	if path == "" {
 		return nil, nil, fmt.Errorf("missing --eval-key DIR/eval.key")
 	}
@@ -199,20 +299,31 @@ func loadEvalKey(path string) (*fhew.Backend, *keyFile, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	name := filepath.Base(path)
 	if keyIDOf(kf.body) != kf.key {
-		return nil, nil, fmt.Errorf("%s: key id %v does not match its key material", filepath.Base(path), kf.key)
+		return nil, nil, fmt.Errorf("%s: key id %v does not match its key material", name, kf.key)
 	}
-	p, err := keyParams(path, kf)
-	if err != nil {
-		return nil, nil, err
+	switch kf.backend {
+	case "fhew":
+		p, err := fhew.ParamsByName(kf.params, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		ek, err := fhew.ReadEvaluationKey(p, bytes.NewReader(kf.body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		ev, err := fhew.NewEvaluator(p, ek)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fhewServer{fhewCodec{p}, fhew.NewBackend(ev)}, kf, nil
+	case "bgv":
+		s, err := readBGVEvalKey(kf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return s, kf, nil
 	}
-	ek, err := fhew.ReadEvaluationKey(p, bytes.NewReader(kf.body))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	ev, err := fhew.NewEvaluator(p, ek)
-	if err != nil {
-		return nil, nil, err
-	}
-	return fhew.NewBackend(ev), kf, nil
+	return nil, nil, fmt.Errorf("%s is a key for backend %q, which has no encrypted workflow", name, kf.backend)
 }

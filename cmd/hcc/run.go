@@ -22,7 +22,7 @@ func runCommand() *command {
 			w.backendFlags(fs)
 			threadsFlag(fs, w)
 			fs.BoolVar(&w.check, "check", false, "compare the decrypted outputs with the plaintext simulator and fail on a mismatch")
-			fs.StringVar(&w.batch, "batch", "", "bgv: one input set per line of `FILE` (name=value ... as for --in), one per slot; prints one line of name=value outputs per instance (more instances than slots is an error)")
+			batchFlag(fs, w)
 		},
 	}
 }
@@ -88,6 +88,11 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	}
 	fmt.Fprintf(e.stderr, "check: all %d output bits match the plaintext simulator\n", c.NumOutputBits())
 	return nil
+}
+
+func batchFlag(fs *flag.FlagSet, w *workflowFlags) {
+	fs.StringVar(&w.batch, "batch", "", "bgv only: one input set per line of `FILE` (name=value ... as for --in; # comments), one per slot; "+
+		"the outputs are one line of name=value per instance. More instances than slots is an error")
 }
 
 // compareOutputs reports the first output element where the encrypted run
