@@ -6,7 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -109,73 +112,113 @@ func newBGVClient(pr *bgv.Params, sk *bgv.SecretKey) (*bgvClient, error) {
 
 // encrypt returns one ciphertext per input bit: slot j of ciphertext i holds
 // bit i of instance j. One instance is replicated into every slot; with
-// several, slots past the last instance hold zeros.
+// several, slots past the last instance hold zeros. Bits are encrypted in
+// parallel (one sampler and encryptor per goroutine).
 func (k *bgvClient) encrypt(instances [][]bool) ([]backend.Ciphertext, error) {
 	slots := k.pr.Slots()
 	if len(instances) > slots {
 		return nil, fmt.Errorf("%d instances do not fit in the %d slots of %s", len(instances), slots, k.pr.Name())
 	}
-	en := bgv.NewSymmetricEncryptor(k.pr, k.sk, bgv.NewSampler())
-	bits := make([]uint8, slots)
-	pt := bgv.NewBinaryPoly(k.pr.N())
 	out := make([]backend.Ciphertext, len(instances[0]))
-	for i := range out {
-		for j := range bits {
-			src := instances[0]
-			if len(instances) > 1 {
-				if j >= len(instances) {
-					bits[j] = 0
-					continue
+	err := parallelFor(len(out), func() func(i int) error {
+		en := bgv.NewSymmetricEncryptor(k.pr, k.sk, bgv.NewSampler())
+		bits := make([]uint8, slots)
+		pt := bgv.NewBinaryPoly(k.pr.N())
+		return func(i int) error {
+			for j := range bits {
+				src := instances[0]
+				if len(instances) > 1 {
+					if j >= len(instances) {
+						bits[j] = 0
+						continue
+					}
+					src = instances[j]
 				}
-				src = instances[j]
+				bits[j] = 0
+				if src[i] {
+					bits[j] = 1
+				}
 			}
-			bits[j] = 0
-			if src[i] {
-				bits[j] = 1
+			if err := k.enc.EncodeBits(bits, pt); err != nil {
+				return err
 			}
+			out[i] = en.Encrypt(pt)
+			return nil
 		}
-		if err := k.enc.EncodeBits(bits, pt); err != nil {
-			return nil, err
-		}
-		out[i] = en.Encrypt(pt)
-	}
-	return out, nil
+	})
+	return out, err
 }
 
 // decrypt returns the output bits of each instance: with instances == 0 (one
 // input set replicated) the one set the slots agree on, an error if any slot
 // differs; else the first instances slots.
 func (k *bgvClient) decrypt(cts []backend.Ciphertext, instances int) ([][]bool, error) {
-	de := bgv.NewDecryptor(k.pr, k.sk)
-	sc := k.pr.NewScratch()
-	pt := bgv.NewBinaryPoly(k.pr.N())
-	slots := make([]uint8, k.pr.Slots())
 	n := max(instances, 1)
 	out := make([][]bool, n)
 	for j := range out {
 		out[j] = make([]bool, len(cts))
 	}
-	for i, c := range cts {
-		ct, ok := c.(*bgv.Ciphertext)
-		if !ok {
-			return nil, fmt.Errorf("output bit %d: not a BGV ciphertext (%T)", i, c)
-		}
-		de.DecryptTo(ct, pt, sc)
-		if err := k.enc.DecodeBits(pt, slots); err != nil {
-			return nil, fmt.Errorf("output bit %d: %w", i, err)
-		}
-		if instances == 0 {
-			for j, b := range slots {
-				if b != slots[0] {
-					return nil, fmt.Errorf("output bit %d differs between slot 0 and slot %d, which hold the same inputs (noise overflow?)", i, j)
+	err := parallelFor(len(cts), func() func(i int) error {
+		de := bgv.NewDecryptor(k.pr, k.sk)
+		sc := k.pr.NewScratch()
+		pt := bgv.NewBinaryPoly(k.pr.N())
+		slots := make([]uint8, k.pr.Slots())
+		return func(i int) error {
+			ct, ok := cts[i].(*bgv.Ciphertext)
+			if !ok {
+				return fmt.Errorf("output bit %d: not a BGV ciphertext (%T)", i, cts[i])
+			}
+			de.DecryptTo(ct, pt, sc)
+			if err := k.enc.DecodeBits(pt, slots); err != nil {
+				return fmt.Errorf("output bit %d: %w", i, err)
+			}
+			if instances == 0 {
+				for j, b := range slots {
+					if b != slots[0] {
+						return fmt.Errorf("output bit %d differs between slot 0 and slot %d, which hold the same inputs (noise overflow?)", i, j)
+					}
 				}
 			}
+			for j := range out {
+				out[j][i] = slots[j] == 1 // distinct i per call: no two goroutines write one element
+			}
+			return nil
 		}
-		for j := range out {
-			out[j][i] = slots[j] == 1
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// parallelFor calls f(i) for i in [0, n) on GOMAXPROCS goroutines, each
+// with the state newWorker builds, and returns the first error (by index).
+func parallelFor(n int, newWorker func() func(i int) error) error {
+	workers := min(goruntime.GOMAXPROCS(0), n)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := newWorker()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // instanceSet is the inputs of a BGV run: one set from --in (replicated
