@@ -37,6 +37,13 @@ func BenchmarkNTT32(b *testing.B) {
 				r.ForwardLazy(a, out)
 			}
 		})
+		b.Run(fmt.Sprintf("ForwardUnreduced/N=%d", N), func(b *testing.B) {
+			r, a, out := benchNTT32(b, N, q)
+			b.ReportAllocs()
+			for b.Loop() {
+				r.ForwardUnreduced(a, out)
+			}
+		})
 		b.Run(fmt.Sprintf("Inverse/N=%d", N), func(b *testing.B) {
 			r, a, out := benchNTT32(b, N, q)
 			b.ReportAllocs()

@@ -231,24 +231,33 @@ func ct4LastNR32(a, pA, pAS, pB, pBS []uint32, q, br uint32, full bool) {
 // reduced to [0, 2Q) (ForwardUnreduced). It computes in uint64 like
 // ct4NR32.
 func ct4LastRaw32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+	n := len(pA)
+	if n < 1 {
+		return
+	}
 	Q := uint64(q)
 	q2 := 2 * Q
-	n := len(pA)
 	pAS, pB, pBS, a = pAS[:n], pB[:2*n], pBS[:2*n], a[:4*n]
-	for i := 0; i < n; i++ {
-		w, ws := uint64(pA[i]), uint64(pAS[i])
-		wb := (*[2]uint32)(pB[2*i : 2*i+2])
-		wbs := (*[2]uint32)(pBS[2*i : 2*i+2])
-		x := (*[4]uint32)(a[4*i : 4*i+4])
-		a0, a1, a2, a3 := uint64(x[0]), uint64(x[1]), uint64(x[2]), uint64(x[3])
+	// Pointers walk a (4 per block) and pB, pBS (2 per block): the slice
+	// conversions cost three bounds checks per block.
+	x, wb, wbs := unsafe.Pointer(&a[0]), unsafe.Pointer(&pB[0]), unsafe.Pointer(&pBS[0])
+	for i, w32 := range pA {
+		w, ws := uint64(w32), uint64(pAS[i])
+		a0, a1 := uint64(*(*uint32)(x)), uint64(*(*uint32)(unsafe.Add(x, 4)))
+		a2, a3 := uint64(*(*uint32)(unsafe.Add(x, 8))), uint64(*(*uint32)(unsafe.Add(x, 12)))
 		t2 := a2*w - (a2*ws>>32)*Q
 		t3 := a3*w - (a3*ws>>32)*Q
 		b0, b2 := a0+t2, a0-t2+q2
 		b1, b3 := a1+t3, a1-t3+q2
-		u1 := b1*uint64(wb[0]) - (b1*uint64(wbs[0])>>32)*Q
-		u3 := b3*uint64(wb[1]) - (b3*uint64(wbs[1])>>32)*Q
-		x[0], x[1] = uint32(b0+u1), uint32(b0-u1+q2)
-		x[2], x[3] = uint32(b2+u3), uint32(b2-u3+q2)
+		v1, v1s := uint64(*(*uint32)(wb)), uint64(*(*uint32)(wbs))
+		v3, v3s := uint64(*(*uint32)(unsafe.Add(wb, 4))), uint64(*(*uint32)(unsafe.Add(wbs, 4)))
+		u1 := b1*v1 - (b1*v1s>>32)*Q
+		u3 := b3*v3 - (b3*v3s>>32)*Q
+		*(*uint32)(x), *(*uint32)(unsafe.Add(x, 4)) = uint32(b0+u1), uint32(b0-u1+q2)
+		*(*uint32)(unsafe.Add(x, 8)), *(*uint32)(unsafe.Add(x, 12)) = uint32(b2+u3), uint32(b2-u3+q2)
+		if i+1 < n { // never step a pointer past the end of its slice
+			x, wb, wbs = unsafe.Add(x, 16), unsafe.Add(wb, 8), unsafe.Add(wbs, 8)
+		}
 	}
 }
 
@@ -274,25 +283,27 @@ func gs2First32(in, out, p, pS []uint32, q uint32) {
 // (a0,a1) and (a2,a3), then stage B on (a0,a2) and (a1,a3); inputs and
 // outputs in [0, 2Q).
 func gs4First32(a, pA, pAS, pB, pBS []uint32, q uint32) {
-	q2 := 2 * q
-	pBS = pBS[:len(pB)]
-	for i, w := range pB {
-		ws := pBS[i]
+	Q := uint64(q)
+	q2 := 2 * Q
+	n := len(pB)
+	pBS, pA, pAS, a = pBS[:n], pA[:2*n], pAS[:2*n], a[:4*n]
+	for i := 0; i < n; i++ {
+		w, ws := uint64(pB[i]), uint64(pBS[i])
 		wa := (*[2]uint32)(pA[2*i : 2*i+2])
 		was := (*[2]uint32)(pAS[2*i : 2*i+2])
 		x := (*[4]uint32)(a[4*i : 4*i+4])
-		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		a0, a1, a2, a3 := uint64(x[0]), uint64(x[1]), uint64(x[2]), uint64(x[3])
 		s0, d0 := a0+a1, a0-a1+q2
 		s1, d1 := a2+a3, a2-a3+q2
 		b0 := min(s0, s0-q2)
-		b1 := d0*wa[0] - uint32((uint64(d0)*uint64(was[0]))>>32)*q
+		b1 := d0*uint64(wa[0]) - (d0*uint64(was[0])>>32)*Q
 		b2 := min(s1, s1-q2)
-		b3 := d1*wa[1] - uint32((uint64(d1)*uint64(was[1]))>>32)*q
+		b3 := d1*uint64(wa[1]) - (d1*uint64(was[1])>>32)*Q
 		e0, f0 := b0+b2, b0-b2+q2
 		e1, f1 := b1+b3, b1-b3+q2
-		x[0], x[1] = min(e0, e0-q2), min(e1, e1-q2)
-		x[2] = f0*w - uint32((uint64(f0)*uint64(ws))>>32)*q
-		x[3] = f1*w - uint32((uint64(f1)*uint64(ws))>>32)*q
+		x[0], x[1] = uint32(min(e0, e0-q2)), uint32(min(e1, e1-q2))
+		x[2] = uint32(f0*w - (f0*ws>>32)*Q)
+		x[3] = uint32(f1*w - (f1*ws>>32)*Q)
 	}
 }
 
@@ -374,28 +385,42 @@ func gs4NR32(a []uint32, m, t int, psi, psiS []uint32, q, br uint32) {
 // np = N^-1·ψ_rev^-1[1]. Outputs in [0, Q) if full, else [0, 2Q).
 func gs4Final32(a []uint32, w1, w1s, w2, w2s, ni, nis, np, nps, q uint32, full bool) {
 	h := len(a) / 4
-	q2 := 2 * q
-	x0, x1, x2, x3 := a[:h], a[h:2*h], a[2*h:3*h], a[3*h:4*h]
-	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
-	qf := q
-	if !full {
-		qf = ^uint32(0) // makes the final min(x, x-qf) a no-op: x - qf wraps above x
+	if h < 1 {
+		return
 	}
-	for j := range x0 {
-		a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
+	Q := uint64(q)
+	q2 := 2 * Q
+	qf := Q
+	if !full {
+		qf = ^uint64(0) // makes the final min(x, x-qf) a no-op: x - qf wraps above x
+	}
+	W1, W1s, W2, W2s := uint64(w1), uint64(w1s), uint64(w2), uint64(w2s)
+	Ni, Nis, Np, Nps := uint64(ni), uint64(nis), uint64(np), uint64(nps)
+	a = a[:4*h]
+	hb := uintptr(h) * 4
+	hb3 := 3 * hb
+	p := unsafe.Pointer(&a[0])
+	end := unsafe.Add(p, hb) // &a[h]
+	for ; p != end; p = unsafe.Add(p, 4) {
+		a0 := uint64(*(*uint32)(p))
+		a1 := uint64(*(*uint32)(unsafe.Add(p, hb)))
+		a2 := uint64(*(*uint32)(unsafe.Add(p, 2*hb)))
+		a3 := uint64(*(*uint32)(unsafe.Add(p, hb3)))
 		s0, d0 := a0+a1, a0-a1+q2
 		s1, d1 := a2+a3, a2-a3+q2
 		b0 := min(s0, s0-q2)
-		b1 := d0*w1 - uint32((uint64(d0)*uint64(w1s))>>32)*q
+		b1 := d0*W1 - (d0*W1s>>32)*Q
 		b2 := min(s1, s1-q2)
-		b3 := d1*w2 - uint32((uint64(d1)*uint64(w2s))>>32)*q
+		b3 := d1*W2 - (d1*W2s>>32)*Q
 		e0, f0 := b0+b2, b0-b2+q2
 		e1, f1 := b1+b3, b1-b3+q2
-		c0 := e0*ni - uint32((uint64(e0)*uint64(nis))>>32)*q
-		c1 := e1*ni - uint32((uint64(e1)*uint64(nis))>>32)*q
-		c2 := f0*np - uint32((uint64(f0)*uint64(nps))>>32)*q
-		c3 := f1*np - uint32((uint64(f1)*uint64(nps))>>32)*q
-		x0[j], x1[j] = min(c0, c0-qf), min(c1, c1-qf)
-		x2[j], x3[j] = min(c2, c2-qf), min(c3, c3-qf)
+		c0 := e0*Ni - (e0*Nis>>32)*Q
+		c1 := e1*Ni - (e1*Nis>>32)*Q
+		c2 := f0*Np - (f0*Nps>>32)*Q
+		c3 := f1*Np - (f1*Nps>>32)*Q
+		*(*uint32)(p) = uint32(min(c0, c0-qf))
+		*(*uint32)(unsafe.Add(p, hb)) = uint32(min(c1, c1-qf))
+		*(*uint32)(unsafe.Add(p, 2*hb)) = uint32(min(c2, c2-qf))
+		*(*uint32)(unsafe.Add(p, hb3)) = uint32(min(c3, c3-qf))
 	}
 }
