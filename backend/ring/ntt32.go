@@ -110,7 +110,7 @@ func (r *NTT32) ForwardUnreduced(in, out []uint32) {
 	if r.LogN%2 == 1 {
 		ct2FirstNR32(in, out, psi[1], psiS[1], r.Q)
 		m, t = 2, N/4
-	} else {
+	} else if &in[0] != &out[0] { // in place (the usual case): no copy
 		copy(out, in)
 	}
 	for ; t >= 4; m, t = 4*m, t/4 {
@@ -154,7 +154,7 @@ func (r *NTT32) forwardGo(in, out []uint32, full bool) {
 	if r.LogN%2 == 1 {
 		ct2First32(in, out, psi[1], psiS[1], q)
 		m, t = 2, N/4
-	} else {
+	} else if &in[0] != &out[0] {
 		copy(out, in)
 	}
 	for ; t >= 4; m, t = 4*m, t/4 {
@@ -177,7 +177,7 @@ func (r *NTT32) forwardNR(in, out []uint32, full bool) {
 	if r.LogN%2 == 1 {
 		ct2FirstNR32(in, out, psi[1], psiS[1], q)
 		m, t = 2, N/4
-	} else {
+	} else if &in[0] != &out[0] {
 		copy(out, in)
 	}
 	for ; t >= 4; m, t = 4*m, t/4 {
@@ -229,8 +229,7 @@ func (r *NTT32) inverseGo(in, out []uint32, full bool) {
 		gs2First32(in, out, psi[N/2:N], psiS[N/2:N], q)
 		t = 2
 	} else {
-		copy(out, in)
-		gs4First32(out, psi[N/2:N], psiS[N/2:N], psi[N/4:N/2], psiS[N/4:N/2], q)
+		gs4First32(in, out, psi[N/2:N], psiS[N/2:N], psi[N/4:N/2], psiS[N/4:N/2], q)
 		t = 4
 	}
 	for ; t < N/4; t *= 4 {

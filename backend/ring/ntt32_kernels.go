@@ -167,11 +167,20 @@ func ct4NR32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 	psi, psiS = psi[:4*m], psiS[:4*m]
 	hb := uintptr(h) * 4
 	hb3 := 3 * hb
-	for i := 0; i < m; i++ {
-		w, ws := uint64(psi[m+i]), uint64(psiS[m+i])
-		w1, w1s := uint64(psi[2*m+2*i]), uint64(psiS[2*m+2*i])
-		w2, w2s := uint64(psi[2*m+2*i+1]), uint64(psiS[2*m+2*i+1])
-		p := unsafe.Pointer(&a[2*i*t])
+	// Stage A's twiddles are psi[m..2m-1], stage B's psi[2m..4m-1] in pairs:
+	// re-sliced once, so that the group loop needs no bounds checks.
+	pa, pas := psi[m:2*m], psiS[m:2*m]
+	pb, pbs := psi[2*m:4*m], psiS[2*m:4*m]
+	pbp, pbsp := unsafe.Pointer(&pb[0]), unsafe.Pointer(&pbs[0])
+	blk := unsafe.Pointer(&a[0])
+	tb := 2 * uintptr(t) * 4
+	for i, w32 := range pa {
+		w, ws := uint64(w32), uint64(pas[i])
+		wb := (*[2]uint32)(unsafe.Add(pbp, uintptr(i)*8)) // &pb[2i], i < m
+		wbs := (*[2]uint32)(unsafe.Add(pbsp, uintptr(i)*8))
+		w1, w1s := uint64(wb[0]), uint64(wbs[0])
+		w2, w2s := uint64(wb[1]), uint64(wbs[1])
+		p := unsafe.Add(blk, uintptr(i)*tb)
 		end := unsafe.Add(p, hb) // &a[2it+h], inside the block
 		for ; p != end; p = unsafe.Add(p, 4) {
 			a0 := uint64(*(*uint32)(p))
@@ -277,33 +286,44 @@ func gs2First32(in, out, p, pS []uint32, q uint32) {
 	}
 }
 
-// gs4First32 runs the Gentleman–Sande stages t = 1 and t = 2 in place on
-// blocks of four: pA = ψ_rev^-1[N/2..N-1] (two per block),
+// gs4First32 runs the Gentleman–Sande stages t = 1 and t = 2 on blocks of
+// four, reading in and writing out (which may be the same slice; this saves
+// inverse's copy): pA = ψ_rev^-1[N/2..N-1] (two per block),
 // pB = ψ_rev^-1[N/4..N/2-1] (one per block). Each block does stage A on
 // (a0,a1) and (a2,a3), then stage B on (a0,a2) and (a1,a3); inputs and
-// outputs in [0, 2Q).
-func gs4First32(a, pA, pAS, pB, pBS []uint32, q uint32) {
+// outputs in [0, 2Q). Pointers walk the blocks and pA, pAS as in
+// ct4LastRaw32.
+func gs4First32(in, out, pA, pAS, pB, pBS []uint32, q uint32) {
+	n := len(pB)
+	if n < 1 {
+		return
+	}
 	Q := uint64(q)
 	q2 := 2 * Q
-	n := len(pB)
-	pBS, pA, pAS, a = pBS[:n], pA[:2*n], pAS[:2*n], a[:4*n]
-	for i := 0; i < n; i++ {
-		w, ws := uint64(pB[i]), uint64(pBS[i])
-		wa := (*[2]uint32)(pA[2*i : 2*i+2])
-		was := (*[2]uint32)(pAS[2*i : 2*i+2])
-		x := (*[4]uint32)(a[4*i : 4*i+4])
-		a0, a1, a2, a3 := uint64(x[0]), uint64(x[1]), uint64(x[2]), uint64(x[3])
+	pBS, pA, pAS, in, out = pBS[:n], pA[:2*n], pAS[:2*n], in[:4*n], out[:4*n]
+	x, y := unsafe.Pointer(&in[0]), unsafe.Pointer(&out[0])
+	wa, was := unsafe.Pointer(&pA[0]), unsafe.Pointer(&pAS[0])
+	for i, w32 := range pB {
+		w, ws := uint64(w32), uint64(pBS[i])
+		a0, a1 := uint64(*(*uint32)(x)), uint64(*(*uint32)(unsafe.Add(x, 4)))
+		a2, a3 := uint64(*(*uint32)(unsafe.Add(x, 8))), uint64(*(*uint32)(unsafe.Add(x, 12)))
+		v1, v1s := uint64(*(*uint32)(wa)), uint64(*(*uint32)(was))
+		v3, v3s := uint64(*(*uint32)(unsafe.Add(wa, 4))), uint64(*(*uint32)(unsafe.Add(was, 4)))
 		s0, d0 := a0+a1, a0-a1+q2
 		s1, d1 := a2+a3, a2-a3+q2
 		b0 := min(s0, s0-q2)
-		b1 := d0*uint64(wa[0]) - (d0*uint64(was[0])>>32)*Q
+		b1 := d0*v1 - (d0*v1s>>32)*Q
 		b2 := min(s1, s1-q2)
-		b3 := d1*uint64(wa[1]) - (d1*uint64(was[1])>>32)*Q
+		b3 := d1*v3 - (d1*v3s>>32)*Q
 		e0, f0 := b0+b2, b0-b2+q2
 		e1, f1 := b1+b3, b1-b3+q2
-		x[0], x[1] = uint32(min(e0, e0-q2)), uint32(min(e1, e1-q2))
-		x[2] = uint32(f0*w - (f0*ws>>32)*Q)
-		x[3] = uint32(f1*w - (f1*ws>>32)*Q)
+		*(*uint32)(y), *(*uint32)(unsafe.Add(y, 4)) = uint32(min(e0, e0-q2)), uint32(min(e1, e1-q2))
+		*(*uint32)(unsafe.Add(y, 8)) = uint32(f0*w - (f0*ws>>32)*Q)
+		*(*uint32)(unsafe.Add(y, 12)) = uint32(f1*w - (f1*ws>>32)*Q)
+		if i+1 < n { // never step a pointer past the end of its slice
+			x, y = unsafe.Add(x, 16), unsafe.Add(y, 16)
+			wa, was = unsafe.Add(wa, 8), unsafe.Add(was, 8)
+		}
 	}
 }
 
@@ -354,11 +374,21 @@ func gs4NR32(a []uint32, m, t int, psi, psiS []uint32, q, br uint32) {
 	psi, psiS = psi[:2*m], psiS[:2*m]
 	tb := uintptr(t) * 4
 	tb3 := 3 * tb
-	for i := 0; i < m/2; i++ {
-		w1, w1s := uint64(psi[m+2*i]), uint64(psiS[m+2*i])
-		w2, w2s := uint64(psi[m+2*i+1]), uint64(psiS[m+2*i+1])
-		w, ws := uint64(psi[m/2+i]), uint64(psiS[m/2+i])
-		p := unsafe.Pointer(&a[4*i*t])
+	// Stage B's twiddles are psi[m/2..m-1], stage A's psi[m..2m-1] in
+	// pairs: re-sliced once, so that the group loop needs no bounds checks.
+	pb, pbs := psi[m/2:m], psiS[m/2:m]
+	pa, pas := psi[m:2*m], psiS[m:2*m]
+	pap, pasp := unsafe.Pointer(&pa[0]), unsafe.Pointer(&pas[0])
+	blk := unsafe.Pointer(&a[0])
+	bb := 4 * uintptr(t) * 4
+	pbs = pbs[:len(pb)]
+	for i, w32 := range pb {
+		w, ws := uint64(w32), uint64(pbs[i])
+		wa := (*[2]uint32)(unsafe.Add(pap, uintptr(i)*8)) // &pa[2i], i < m/2
+		was := (*[2]uint32)(unsafe.Add(pasp, uintptr(i)*8))
+		w1, w1s := uint64(wa[0]), uint64(was[0])
+		w2, w2s := uint64(wa[1]), uint64(was[1])
+		p := unsafe.Add(blk, uintptr(i)*bb)
 		end := unsafe.Add(p, tb) // &a[4it+t], inside the block
 		for ; p != end; p = unsafe.Add(p, 4) {
 			a0 := uint64(*(*uint32)(p))
