@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hcc-fhe/hcc/cmd/hcc/load"
 	"github.com/hcc-fhe/hcc/ir"
@@ -184,5 +185,25 @@ func TestBGVWorkflowGolden(t *testing.T) {
 			}
 			checkGolden(t, "bgv_err_"+tc.name, got)
 		})
+	}
+}
+
+// TestBGVAutoParams: without --params, run takes M8191 while the depth and
+// the instance count fit it, M65537 otherwise.
+func TestBGVAutoParams(t *testing.T) {
+	for _, tc := range []struct {
+		depth, instances int
+		want             string
+	}{{6, 630, "M8191"}, {7, 1, "M65537"}, {1, 631, "M65537"}} {
+		w := &workflowFlags{backend: "bgv"}
+		t0 := time.Now()
+		pr, err := w.bgvParams(tc.depth, tc.instances)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("depth %d, %d instances: %s in %v", tc.depth, tc.instances, pr.Name(), time.Since(t0))
+		if pr.Name() != tc.want {
+			t.Errorf("depth %d, %d instances: %s, want %s", tc.depth, tc.instances, pr.Name(), tc.want)
+		}
 	}
 }
