@@ -139,6 +139,16 @@ func TestBGVWorkflowGolden(t *testing.T) {
 		t.Errorf("decrypted sum missing:\n%s", flow.String())
 	}
 
+	// A key whose chain is too short for adder64 (depth 7 > 4).
+	for _, args := range [][]string{
+		{"keygen", "--backend", "bgv", "--params", "ToyM17", "--insecure", "-o", "TMP/m17"},
+		{"encrypt", "--key", "TMP/m17/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/m17.ct"},
+	} {
+		if got := runWorkflow(t, dir, args...); !strings.HasPrefix(got, "exit 0") {
+			t.Fatalf("hcc %v:\n%s", args, got)
+		}
+	}
+
 	data, err := os.ReadFile(filepath.Join(dir, "in.ct"))
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +175,7 @@ func TestBGVWorkflowGolden(t *testing.T) {
 		{"batch_and_in", append([]string{"run", "SHARED/adder64.txt", "--batch", "TMP/bad.batch", "--in", adderIn0}, toy...)},
 		{"batch_fhew", []string{"run", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "--params", "ToySigned", "--insecure"}},
 		{"encrypt_too_many", []string{"encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "-o", "TMP/x.ct"}},
+		{"eval_too_deep", evalArgs("TMP/m17/eval.key", "SHARED/adder64.txt", "TMP/m17.ct")},
 		{"eval_wrong_key", evalArgs("TMP/other/eval.key", "SHARED/adder64.txt", "TMP/in.ct")},
 		{"eval_other_circuit", evalArgs("TMP/keys/eval.key", "SHARED/sub64.txt", "TMP/in.ct")},
 		{"eval_corrupt", evalArgs("TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/corrupt.ct")},

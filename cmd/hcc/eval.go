@@ -58,11 +58,15 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err := f.checkFor(path, c, e.args[0], kf.key, w.evalKey, c.Inputs); err != nil {
 		return err
 	}
+	d, err := be.compile(e, c)
+	if err != nil {
+		return err
+	}
 	in, err := f.ciphertexts(path, kf, be)
 	if err != nil {
 		return err
 	}
-	outs, err := be.eval(e, w, c, in)
+	outs, err := be.eval(e, w, d, in)
 	if err != nil {
 		return err
 	}
@@ -95,10 +99,19 @@ func compileFHEW(c *ir.Circuit, target fhew.LUTTarget, observe func(pass string,
 	return d, nil
 }
 
-// evalEncrypted compiles c for be and runs it on the encrypted inputs,
-// reporting the compile result and the run's stats on stderr (and progress
-// when stderr is a terminal). Interrupts cancel the run.
+// evalEncrypted compiles c for be and runs it on the encrypted inputs
+// (compileFHEWReport, then runFHEW).
 func evalEncrypted(e *cmdEnv, w *workflowFlags, c *ir.Circuit, be *fhew.Backend, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+	d, err := compileFHEWReport(e, c, be)
+	if err != nil {
+		return nil, err
+	}
+	return runFHEW(e, w, d, be, in)
+}
+
+// compileFHEWReport compiles c for be and reports the bootstraps before and
+// after on stderr.
+func compileFHEWReport(e *cmdEnv, c *ir.Circuit, be *fhew.Backend) (*ir.Circuit, error) {
 	t0 := time.Now()
 	d, err := compileFHEW(c, be.LUTTarget(), nil)
 	if err != nil {
@@ -108,6 +121,13 @@ func evalEncrypted(e *cmdEnv, w *workflowFlags, c *ir.Circuit, be *fhew.Backend,
 	before, after := target.CircuitBootstraps(c), target.CircuitBootstraps(d)
 	fmt.Fprintf(e.stderr, "compiled %s in %v: %d -> %d bootstraps (%d LUTs), bootstrap depth %d\n",
 		c.Name, time.Since(t0).Round(time.Millisecond), before, after, d.Stats().Count[ir.OpLUT], d.Stats().BootstrapDepth)
+	return d, nil
+}
+
+// runFHEW runs the compiled circuit d on the encrypted inputs, reporting
+// the run's stats on stderr (and progress when stderr is a terminal).
+// Interrupts cancel the run.
+func runFHEW(e *cmdEnv, w *workflowFlags, d *ir.Circuit, be *fhew.Backend, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
 	if w.threads < 1 {
 		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
 	}

@@ -194,7 +194,13 @@ type clientKey interface {
 // encrypted inputs, reporting on stderr.
 type serverKey interface {
 	ctCodec
-	eval(e *cmdEnv, w *workflowFlags, c *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error)
+	// compile runs the backend's passes on c and checks that the result
+	// can run under this key (BGV: its depth against the chain). eval calls
+	// it before decoding any ciphertext, so that a circuit that cannot run
+	// fails at once.
+	compile(e *cmdEnv, c *ir.Circuit) (*ir.Circuit, error)
+	// eval runs a compiled circuit.
+	eval(e *cmdEnv, w *workflowFlags, d *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error)
 }
 
 // fhewCodec encodes FHEW ciphertexts (fhew.AppendCiphertext).
@@ -253,8 +259,12 @@ type fhewServer struct {
 	be *fhew.Backend
 }
 
-func (s fhewServer) eval(e *cmdEnv, w *workflowFlags, c *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
-	return evalEncrypted(e, w, c, s.be, in)
+func (s fhewServer) compile(e *cmdEnv, c *ir.Circuit) (*ir.Circuit, error) {
+	return compileFHEWReport(e, c, s.be)
+}
+
+func (s fhewServer) eval(e *cmdEnv, w *workflowFlags, d *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+	return runFHEW(e, w, d, s.be, in)
 }
 
 // loadSecretKey reads a secret key file (--key) of any backend. A key made

@@ -102,14 +102,21 @@ type bgvServer struct {
 	ev *bgv.Evaluator
 }
 
-// eval compiles c for depth, checks it against the chain, runs it, and
-// switches the outputs to level 0 (the smallest encoding; decryption needs
-// nothing more).
-func (s *bgvServer) eval(e *cmdEnv, w *workflowFlags, c *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
+// compile lowers c's AND-depth (compileBGV) and checks it against the chain.
+func (s *bgvServer) compile(e *cmdEnv, c *ir.Circuit) (*ir.Circuit, error) {
 	d, err := compileBGV(e, c)
 	if err != nil {
 		return nil, err
 	}
+	if err := s.pr.CheckCircuit(d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// eval runs the compiled circuit d and switches the outputs to level 0 (the
+// smallest encoding; decryption needs nothing more).
+func (s *bgvServer) eval(e *cmdEnv, w *workflowFlags, d *ir.Circuit, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
 	outs, err := runBGV(e, w, d, s.ev, in)
 	if err != nil {
 		return nil, err
