@@ -218,3 +218,39 @@ func TestBGVAutoParams(t *testing.T) {
 		}
 	}
 }
+
+// TestBGVKeyMismatch: a key file whose header names one BGV set but whose
+// body is a key of another (an intact outer checksum) is refused by the
+// inner parameter id, as is an evaluation key whose body is damaged and
+// re-sealed.
+func TestBGVKeyMismatch(t *testing.T) {
+	dir := t.TempDir()
+	for _, set := range []string{"ToyM17", "ToyM257"} {
+		w := &workflowFlags{backend: "bgv", params: set, insecure: true}
+		params, sk, ek, err := w.genKeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := fileHeader{backend: "bgv", params: "ToyM257", key: keyIDOf(ek)}
+		h.kind = kindSecretKey
+		if err := os.WriteFile(filepath.Join(dir, params+".secret"), (&keyFile{fileHeader: h, body: sk}).marshal(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ek[len(ek)/2] ^= 1
+		h.kind, h.key = kindEvalKey, keyIDOf(ek)
+		if err := os.WriteFile(filepath.Join(dir, params+".eval"), (&keyFile{fileHeader: h, body: ek}).marshal(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := loadSecretKey(filepath.Join(dir, "ToyM257.secret")); err != nil {
+		t.Fatalf("intact key: %v", err)
+	}
+	_, _, err := loadSecretKey(filepath.Join(dir, "ToyM17.secret"))
+	if want := `ToyM17.secret: bgv: bad encoding: key is not for parameter set "ToyM257" (name, m, digits or primes differ)`; err == nil || err.Error() != want {
+		t.Errorf("ToyM17 key under a ToyM257 header: %v, want %s", err, want)
+	}
+	_, _, err = loadEvalKey(filepath.Join(dir, "ToyM257.eval"))
+	if want := "ToyM257.eval: bgv: bad encoding: checksum mismatch (corrupted or truncated)"; err == nil || err.Error() != want {
+		t.Errorf("damaged, re-sealed evaluation key: %v, want %s", err, want)
+	}
+}
