@@ -21,6 +21,12 @@ func decompose(p *params, in []uint32, out [][]uint32) {
 	p.ntt.DecomposeSigned(in[:p.N], p.logBg, p.dropped, out[:p.dg])
 }
 
+// decomposeLazy is decompose with the digits stored as d + Q (below 2Q,
+// see ring's DecomposeSignedLazy), for digits that are transformed next.
+func decomposeLazy(p *params, in []uint32, out [][]uint32) {
+	p.ntt.DecomposeSignedLazy(in[:p.N], p.logBg, p.dropped, out[:p.dg])
+}
+
 // rowLen is the length of one RLWE row (b then a) in uint32.
 func (p *params) rowLen() int { return 2 * p.N }
 
@@ -70,8 +76,8 @@ func externalProduct(p *params, accB, accA []uint32, key []uint32, sc *Scratch) 
 	prefetchKey(key)
 	nt.Inverse(accB, sc.cb)
 	nt.Inverse(accA, sc.ca)
-	decompose(p, sc.cb, sc.dig[:dg])
-	decompose(p, sc.ca, sc.dig[dg:2*dg])
+	decomposeLazy(p, sc.cb, sc.dig[:dg])
+	decomposeLazy(p, sc.ca, sc.dig[dg:2*dg])
 	unreduced := unreducedDigits(p)
 	for _, d := range sc.dig[:2*dg] {
 		if unreduced {
@@ -93,7 +99,7 @@ func automorphism(p *params, accB, accA []uint32, index []uint32, key []uint32, 
 	autoNTT(accB, index, sc.tmpB)
 	autoNTT(accA, index, sc.tmpA)
 	nt.Inverse(sc.tmpA, sc.ca)
-	decompose(p, sc.ca, sc.dig[:dg])
+	decomposeLazy(p, sc.ca, sc.dig[:dg])
 	unreduced := unreducedDigits(p)
 	for _, d := range sc.dig[:dg] {
 		if unreduced {
