@@ -219,8 +219,11 @@ func CircuitDepth(c *ir.Circuit) int {
 }
 
 // CheckCircuit returns nil if c fits the chain (CheckDepth of CircuitDepth).
-func (pr *Params) CheckCircuit(c *ir.Circuit) error {
-	if err := pr.CheckDepth(CircuitDepth(c)); err != nil {
+func (pr *Params) CheckCircuit(c *ir.Circuit) error { return pr.CheckCircuitAt(c, pr.MaxLevel()) }
+
+// CheckCircuitAt is CheckCircuit for inputs at level t.
+func (pr *Params) CheckCircuitAt(c *ir.Circuit, t int) error {
+	if err := pr.CheckDepthAt(CircuitDepth(c), t); err != nil {
 		return fmt.Errorf("circuit %q: %w", c.Name, err)
 	}
 	return nil

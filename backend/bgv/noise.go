@@ -315,8 +315,13 @@ const depthAddBits = 4
 // runs the policy on a chain of products of two operands that may share
 // noise (the pessimistic case, e.g. a ripple carry), whose operands carry
 // the addition margin depthAddBits.
-func (pr *Params) DepthAvailable() int {
-	a, t := pr.freshNoise(true, 0).scaled(depthAddBits), pr.MaxLevel()
+func (pr *Params) DepthAvailable() int { return pr.DepthAvailableAt(pr.MaxLevel()) }
+
+// DepthAvailableAt is DepthAvailable for inputs encrypted at level t
+// (Encryptor.EncryptAtLevel): fresh noise, fewer primes.
+func (pr *Params) DepthAvailableAt(t int) int {
+	t = max(0, min(t, pr.MaxLevel()))
+	a := pr.freshNoise(true, 0).scaled(depthAddBits)
 	for depth := 0; ; depth++ {
 		nt, na, ok := pr.mulPlan(a, t, a, t, true)
 		if !ok {
@@ -326,16 +331,36 @@ func (pr *Params) DepthAvailable() int {
 	}
 }
 
+// LevelFor returns the lowest level whose DepthAvailableAt is at least
+// depth, the top level if none is: inputs encrypted there make every
+// product cheaper (fewer primes) and the ciphertexts smaller, at no cost in
+// correctness (the noise policy would drop the unused levels anyway).
+func (pr *Params) LevelFor(depth int) int {
+	for t := 0; t < pr.MaxLevel(); t++ {
+		if pr.DepthAvailableAt(t) >= depth {
+			return t
+		}
+	}
+	return pr.MaxLevel()
+}
+
 // ErrDepth reports a circuit deeper than the modulus chain allows.
 var ErrDepth = errors.New("bgv: circuit too deep for the modulus chain")
 
 // CheckDepth returns nil if a circuit of the given AND-depth (e.g.
 // ir.Circuit.Stats().AndDepth) fits the chain, else an error wrapping
 // ErrDepth that states the depth needed and the depth available.
-func (pr *Params) CheckDepth(andDepth int) error {
-	if avail := pr.DepthAvailable(); andDepth > avail {
-		return fmt.Errorf("parameters %q: AND-depth %d needed, %d available (%d levels, log2 Q = %.0f): %w",
-			pr.lit.Name, andDepth, avail, pr.MaxLevel(), pr.logQ(pr.MaxLevel()), ErrDepth)
+func (pr *Params) CheckDepth(andDepth int) error { return pr.CheckDepthAt(andDepth, pr.MaxLevel()) }
+
+// CheckDepthAt is CheckDepth for inputs at level t.
+func (pr *Params) CheckDepthAt(andDepth, t int) error {
+	if avail := pr.DepthAvailableAt(t); andDepth > avail {
+		at := ""
+		if t < pr.MaxLevel() {
+			at = fmt.Sprintf(" for inputs at level %d", t)
+		}
+		return fmt.Errorf("parameters %q: AND-depth %d needed, %d available%s (%d levels, log2 Q = %.0f): %w",
+			pr.lit.Name, andDepth, avail, at, t, pr.logQ(t), ErrDepth)
 	}
 	return nil
 }

@@ -223,6 +223,20 @@ func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
 	return ct
 }
 
+// EncryptAtLevel returns a fresh ciphertext of pt at level t: the top-level
+// encryption restricted to p_0..p_t, which is valid modulo Q_t with the same
+// (fresh) noise; no modulus switch, so none of its rounding noise. Inputs
+// of a circuit whose depth a lower level supports (Params.LevelFor) are
+// smaller and every product on them cheaper.
+func (en *Encryptor) EncryptAtLevel(pt BinaryPoly, t int) (*Ciphertext, error) {
+	if t < 0 || t > en.params.MaxLevel() {
+		return nil, fmt.Errorf("bgv encrypt: level %d outside [0, %d]", t, en.params.MaxLevel())
+	}
+	ct := en.Encrypt(pt)
+	setLevel(ct, t)
+	return ct, nil
+}
+
 // Decryptor decrypts with the secret key.
 type Decryptor struct {
 	params *Params

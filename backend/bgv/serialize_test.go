@@ -143,3 +143,62 @@ func TestSerializeDamage(t *testing.T) {
 		t.Errorf("unreduced residue: %v", err)
 	}
 }
+
+// TestEncryptAtLevel: inputs encrypted at every level t of ToyM257 survive
+// DepthAvailableAt(t) squarings (the shared-noise case the depth check
+// assumes), and LevelFor picks the lowest level that supports a depth.
+func TestEncryptAtLevel(t *testing.T) {
+	pr, enc := testEncoder(t, ToyM257Literal)
+	smp := NewSamplerFromSeed([32]byte{5})
+	kg := NewKeyGenerator(pr, smp)
+	sk := kg.GenSecretKey()
+	ev := NewEvaluator(pr, NewEvaluationKeySet(kg.GenRelinKey(sk)))
+	en, de := NewSymmetricEncryptor(pr, sk, smp), NewDecryptor(pr, sk)
+	rng := rand.New(rand.NewPCG(8, 9))
+	bits := make([]uint8, enc.Slots())
+	pt := NewBinaryPoly(pr.N())
+	prev := -1
+	for level := 0; level <= pr.MaxLevel(); level++ {
+		depth := pr.DepthAvailableAt(level)
+		if depth < prev {
+			t.Errorf("DepthAvailableAt(%d) = %d < %d at level %d", level, depth, prev, level-1)
+		}
+		prev = depth
+		if got := pr.LevelFor(depth); got > level || pr.DepthAvailableAt(got) < depth {
+			t.Errorf("LevelFor(%d) = %d (depth there %d), level %d has it", depth, got, pr.DepthAvailableAt(got), level)
+		}
+		for j := range bits {
+			bits[j] = uint8(rng.Uint64() & 1)
+		}
+		if err := enc.EncodeBits(bits, pt); err != nil {
+			t.Fatal(err)
+		}
+		x, err := en.EncryptAtLevel(pt, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Level() != level {
+			t.Fatalf("encrypted at level %d, got %d", level, x.Level())
+		}
+		got := make([]uint8, enc.Slots())
+		for k := 0; k <= depth; k++ {
+			if err := enc.DecodeBits(de.Decrypt(x), got); err != nil {
+				t.Fatalf("level %d, %d squarings: %v", level, k, err)
+			}
+			for j := range bits {
+				if got[j] != bits[j] {
+					t.Fatalf("level %d, %d squarings: slot %d = %d, want %d", level, k, j, got[j], bits[j])
+				}
+			}
+			if k < depth {
+				if x, err = ev.MulNew(x, x); err != nil {
+					t.Fatalf("level %d, squaring %d of %d: %v", level, k+1, depth, err)
+				}
+			}
+		}
+		t.Logf("level %d: depth %d", level, depth)
+	}
+	if _, err := en.EncryptAtLevel(pt, pr.MaxLevel()+1); err == nil {
+		t.Error("level above the top: no error")
+	}
+}
