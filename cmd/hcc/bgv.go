@@ -112,11 +112,25 @@ func newBGVClient(pr *bgv.Params, sk *bgv.SecretKey) (*bgvClient, error) {
 	return &bgvClient{bgvCodec: bgvCodec{pr}, enc: enc, sk: sk}, nil
 }
 
-// encrypt returns one ciphertext per input bit: slot j of ciphertext i holds
-// bit i of instance j. One instance is replicated into every slot; with
-// several, slots past the last instance hold zeros. Bits are encrypted in
-// parallel (one sampler and encryptor per goroutine).
-func (k *bgvClient) encrypt(instances [][]bool) ([]backend.Ciphertext, error) {
+// encrypt encrypts the inputs of c (encryptAt) at the lowest level whose
+// depth suffices for c compiled as eval compiles it (compileBGV is
+// deterministic); a circuit too deep for the chain fails here already.
+func (k *bgvClient) encrypt(c *ir.Circuit, instances [][]bool) ([]backend.Ciphertext, error) {
+	d, err := optimize.ForDepth().Run(c)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+	}
+	if err := k.pr.CheckCircuit(d); err != nil {
+		return nil, err
+	}
+	return k.encryptAt(instances, k.pr.LevelFor(bgv.CircuitDepth(d)))
+}
+
+// encryptAt returns one ciphertext per input bit at level: slot j of
+// ciphertext i holds bit i of instance j. One instance is replicated into
+// every slot; with several, slots past the last instance hold zeros. Bits
+// are encrypted in parallel (one sampler and encryptor per goroutine).
+func (k *bgvClient) encryptAt(instances [][]bool, level int) ([]backend.Ciphertext, error) {
 	slots := k.pr.Slots()
 	if len(instances) > slots {
 		return nil, fmt.Errorf("%d instances do not fit in the %d slots of %s", len(instances), slots, k.pr.Name())
@@ -144,8 +158,9 @@ func (k *bgvClient) encrypt(instances [][]bool) ([]backend.Ciphertext, error) {
 			if err := k.enc.EncodeBits(bits, pt); err != nil {
 				return err
 			}
-			out[i] = en.Encrypt(pt)
-			return nil
+			ct, err := en.EncryptAtLevel(pt, level)
+			out[i] = ct
+			return err
 		}
 	})
 	return out, err

@@ -49,7 +49,7 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if set.batch && len(instances) > sk.slots() {
 		return fmt.Errorf("%d instances do not fit in the %d slots of %s/%s (split the batch file)", len(instances), sk.slots(), kf.backend, kf.params)
 	}
-	cts, err := sk.encrypt(instances)
+	cts, err := sk.encrypt(c, instances)
 	if err != nil {
 		return err
 	}

@@ -183,8 +183,8 @@ type ctCodec interface {
 type clientKey interface {
 	ctCodec
 	// encrypt returns one ciphertext per input bit of the instances' packed
-	// input bits; a single instance goes into every slot.
-	encrypt(instances [][]bool) ([]backend.Ciphertext, error)
+	// input bits of c; a single instance goes into every slot.
+	encrypt(c *ir.Circuit, instances [][]bool) ([]backend.Ciphertext, error)
 	// decrypt returns the output bits of each instance (count as in
 	// ctFile.instances: 0 is one input set, whose slots must agree).
 	decrypt(cts []backend.Ciphertext, instances int) ([][]bool, error)
@@ -231,7 +231,7 @@ type fhewClient struct {
 	sk *fhew.SecretKey
 }
 
-func (k fhewClient) encrypt(instances [][]bool) ([]backend.Ciphertext, error) {
+func (k fhewClient) encrypt(_ *ir.Circuit, instances [][]bool) ([]backend.Ciphertext, error) {
 	if len(instances) != 1 {
 		return nil, fmt.Errorf("FHEW ciphertexts hold one instance; --batch needs --backend bgv")
 	}

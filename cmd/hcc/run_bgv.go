@@ -25,7 +25,15 @@ func newBGVKeys(pr *bgv.Params) (*bgv.SecretKey, *bgv.EvaluationKeySet) {
 // checking its depth against the chain (a too-deep circuit fails before any
 // work), and reports the run on stderr.
 func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
-	if err := ev.Params().CheckCircuit(d); err != nil {
+	level := ev.Params().MaxLevel()
+	for i, ct := range in {
+		x, ok := ct.(*bgv.Ciphertext)
+		if !ok {
+			return nil, fmt.Errorf("internal error: input %d is %T, not BGV", i, ct)
+		}
+		level = min(level, x.Level())
+	}
+	if err := ev.Params().CheckCircuitAt(d, level); err != nil {
 		return nil, err
 	}
 	if w.threads < 1 {
@@ -89,11 +97,12 @@ func runRunBGV(e *cmdEnv, w *workflowFlags) error {
 	fmt.Fprintf(e.stderr, "keygen %s (bgv backend, %d slots, AND-depth %d available) in %v\n",
 		pr.Name(), pr.Slots(), pr.DepthAvailable(), time.Since(t0).Round(time.Millisecond))
 	t0 = time.Now()
-	in, err := client.encrypt(instances)
+	level := pr.LevelFor(bgv.CircuitDepth(d))
+	in, err := client.encryptAt(instances, level)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "encrypted %d input bits in %v\n", len(in), time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(e.stderr, "encrypted %d input bits at level %d of %d in %v\n", len(in), level, pr.MaxLevel(), time.Since(t0).Round(time.Millisecond))
 	outs, err := runBGV(e, w, d, bgv.NewEvaluator(pr, keys), in)
 	if err != nil {
 		return err
