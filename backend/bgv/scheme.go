@@ -194,11 +194,23 @@ func NewSymmetricEncryptor(pr *Params, sk *SecretKey, sampler *Sampler) *Encrypt
 // Symmetric: (c_0, c_1) = (-a·s + 2e + μ, a).
 // Public key: (c_0, c_1) = (b·u + 2e_0 + μ, a·u + 2e_1), u ternary.
 func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
+	return en.encryptAt(pt, en.params.MaxLevel())
+}
+
+// encryptAt encrypts at level L, computing only the rows of p_0..p_L (the
+// top-level encryption's restriction, in distribution); the polynomials
+// keep room for the top level.
+func (en *Encryptor) encryptAt(pt BinaryPoly, L int) *Ciphertext {
 	r := en.params.ringQ
-	L := r.MaxLevel()
+	top := r.MaxLevel()
 	scratch := r.NewScratch()
 	mu := plainPoly(r, pt, L, scratch)
-	c0, c1 := r.NewPoly(L), r.NewPoly(L)
+	atL := func() *Poly {
+		p := r.NewPoly(top)
+		p.Rows = p.Rows[:L+1]
+		return p
+	}
+	c0, c1 := atL(), atL()
 	e0 := r.NewPoly(L)
 	twoE(r, en.sampler.gaussian(r.n), e0, scratch)
 	if en.sk != nil {
@@ -223,18 +235,17 @@ func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
 	return ct
 }
 
-// EncryptAtLevel returns a fresh ciphertext of pt at level t: the top-level
-// encryption restricted to p_0..p_t, which is valid modulo Q_t with the same
-// (fresh) noise; no modulus switch, so none of its rounding noise. Inputs
-// of a circuit whose depth a lower level supports (Params.LevelFor) are
-// smaller and every product on them cheaper.
+// EncryptAtLevel returns a fresh ciphertext of pt at level t: distributed as
+// the top-level encryption restricted to p_0..p_t, which is valid modulo Q_t
+// with the same (fresh) noise; no modulus switch, so none of its rounding
+// noise, and only t+1 rows are computed. Inputs of a circuit whose depth a
+// lower level supports (Params.LevelFor) are smaller and every product on
+// them cheaper.
 func (en *Encryptor) EncryptAtLevel(pt BinaryPoly, t int) (*Ciphertext, error) {
 	if t < 0 || t > en.params.MaxLevel() {
 		return nil, fmt.Errorf("bgv encrypt: level %d outside [0, %d]", t, en.params.MaxLevel())
 	}
-	ct := en.Encrypt(pt)
-	setLevel(ct, t)
-	return ct, nil
+	return en.encryptAt(pt, t), nil
 }
 
 // Decryptor decrypts with the secret key.

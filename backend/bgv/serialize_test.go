@@ -154,6 +154,7 @@ func TestEncryptAtLevel(t *testing.T) {
 	sk := kg.GenSecretKey()
 	ev := NewEvaluator(pr, NewEvaluationKeySet(kg.GenRelinKey(sk)))
 	en, de := NewSymmetricEncryptor(pr, sk, smp), NewDecryptor(pr, sk)
+	pub := NewPublicEncryptor(pr, kg.GenPublicKey(sk), smp)
 	rng := rand.New(rand.NewPCG(8, 9))
 	bits := make([]uint8, enc.Slots())
 	pt := NewBinaryPoly(pr.N())
@@ -181,6 +182,13 @@ func TestEncryptAtLevel(t *testing.T) {
 			t.Fatalf("encrypted at level %d, got %d", level, x.Level())
 		}
 		got := make([]uint8, enc.Slots())
+		xp, err := pub.EncryptAtLevel(pt, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.DecodeBits(de.Decrypt(xp), got); err != nil || xp.Level() != level || string(got) != string(bits) {
+			t.Fatalf("public-key encryption at level %d: %v, level %d, slots %v, want %v", level, err, xp.Level(), got, bits)
+		}
 		for k := 0; k <= depth; k++ {
 			if err := enc.DecodeBits(de.Decrypt(x), got); err != nil {
 				t.Fatalf("level %d, %d squarings: %v", level, k, err)
