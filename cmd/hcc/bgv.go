@@ -26,8 +26,10 @@ var bgvAutoSets = []string{"M8191", "M65537"}
 // bgvParamsHelp is the --params help for BGV (the cost of each default;
 // times measured on 2 cores).
 const bgvParamsHelp = "bgv: run picks the smallest secure set whose AND-depth and slots suffice, " +
-	"M8191 (depth 6, 630 slots, ~25 ms per AND, eval key 1.4 MB, 330 KB per input bit) else " +
-	"M65537 (depth 41, 2048 slots, ~0.7 s per AND, eval key ~94 MB, ~23 MB per input bit); keygen, which sees no circuit, takes M65537"
+	"M8191 (depth 6, 630 slots, ~25 ms per AND, eval key 1.4 MB, <= 330 KB per input bit) else " +
+	"M65537 (depth 41, 2048 slots, 0.14-0.7 s per AND as the depth grows, eval key ~94 MB, <= 23 MB per input bit; " +
+	"adder64 at depth 7 takes ~1 min); inputs are encrypted at the lowest level the circuit's depth needs; " +
+	"keygen, which sees no circuit, takes M65537"
 
 // bgvParams resolves --params for BGV. An empty name picks the first of
 // bgvAutoSets that fits depth and instances (the last one if none does,
