@@ -26,8 +26,9 @@ import (
 // wrong key).
 //
 // Key files: the body is the backend's own key encoding (for FHEW
-// fhew.SecretKey / EvaluationKey.MarshalBinary, itself checksummed and bound
-// to the parameter set), u64-length-prefixed.
+// fhew.SecretKey / EvaluationKey.MarshalBinary, for BGV
+// bgv.Params.MarshalSecretKey / MarshalEvaluationKeys; each itself
+// checksummed and bound to the parameter set), u64-length-prefixed.
 //
 // Ciphertext files: the body is the circuit hash (32 bytes, circuitHash),
 // the circuit name, the layout of the buses the ciphertexts encrypt (inputs

@@ -35,7 +35,7 @@ func evalCommand() *command {
 }
 
 func threadsFlag(fs *flag.FlagSet, w *workflowFlags) {
-	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "bootstraps run in parallel (`N` worker goroutines)")
+	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "gates (FHEW bootstraps, BGV multiplications) run in parallel on `N` worker goroutines")
 }
 
 func runEval(e *cmdEnv, w *workflowFlags) error {
