@@ -1,5 +1,6 @@
 // Command hcc compiles hardware-description programs to Boolean circuits,
-// simulates them in plaintext, and converts between circuit formats.
+// simulates them in plaintext, converts between circuit formats, and runs them
+// encrypted under FHEW gate bootstrapping or packed BGV.
 //
 //	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [--backend fhew [--params NAME] [-v]] [-o OUT.hir]
 //	hcc sim FILE --in name=value ... [-circuit NAME] [-style size|depth]
@@ -7,11 +8,12 @@
 //	hcc dot FILE [-o OUT.dot]
 //	hcc export-bristol FILE [-o OUT.txt]
 //	hcc export-blif FILE [-o OUT.blif]
-//	hcc keygen [--params NAME] [--insecure] -o DIR
-//	hcc encrypt --key DIR/secret.key FILE --in name=value ... -o IN.ct
+//	hcc keygen [--backend fhew|bgv] [--params NAME] [--insecure] -o DIR
+//	hcc encrypt --key DIR/secret.key FILE (--in name=value ... | --batch FILE) -o IN.ct
 //	hcc eval --eval-key DIR/eval.key FILE IN.ct -o OUT.ct [--threads N]
 //	hcc decrypt --key DIR/secret.key FILE OUT.ct
-//	hcc run FILE --in name=value ... [--params NAME] [--threads N] [--check]
+//	hcc run FILE (--in name=value ... | --batch FILE) [--backend fhew|bgv] [--params NAME] [--threads N] [--check]
+//	hcc bench fhew [--figure2] [--out DIR]
 //	hcc version
 //
 // FILE is HDL source (.hdl), the .hir text format, or a Bristol-fashion

@@ -8,29 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// sharedDir finds shared/circuits by walking up from the working directory
-// (CI has shared/ beside the checkout) and fails if it is missing.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("shared/circuits not found in any parent of the working directory")
-		}
-		dir = filepath.Dir(dir)
-	}
-}
+// sharedDir is shared/circuits (see testenv.SharedCircuits).
+func sharedDir(t *testing.T) string { return testenv.SharedCircuits(t) }
 
 // runHCC calls run and renders its exit status, stdout and stderr as one
 // text (what the golden files hold). SHARED in args is replaced by the
