@@ -346,9 +346,10 @@ func run(reps int) error {
 }
 
 // transforms times one forward and one inverse transform of one 59-bit
-// prime's row: hcc's Rader transform of length φ(m) = 2^16 (a cyclic
-// convolution, i.e. two power-of-two NTTs of length 2^17 and a pointwise
-// product) against Lattigo's negacyclic NTT of length 2^16. A key switch is
+// prime's row: hcc's Rader transform of length φ(m) = 2^16 (a permutation
+// and a cyclic convolution: a forward and an inverse cyclic NTT of length
+// 2^16 around a pointwise product) against Lattigo's negacyclic NTT of
+// length 2^16. A key switch is
 // about the same number of such transforms in both (hcc's count is in
 // keyswitch.go), so their ratio explains most of the key switch's.
 func transforms(p *peer, h *host, reps int) error {
