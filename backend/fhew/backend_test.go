@@ -1,6 +1,8 @@
 package fhew
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -206,5 +208,69 @@ func TestCiphertextEncoding(t *testing.T) {
 	bad[1] = 0xff // β >= Q_ks = 2^14
 	if _, err := DecodeCiphertext(k.p, bad); err == nil {
 		t.Error("unreduced entry: no error")
+	}
+}
+
+// TestWideLUTs evaluates 4- to 6-input functions the default target accepts
+// (the LUT mapper emits them) on every input combination at ToySigned. The
+// tables come from random weights and random negacyclic decision patterns,
+// so they are evaluable by construction; parity is always among them.
+func TestWideLUTs(t *testing.T) {
+	k := kitFor(t, ToySigned)
+	target := NewLUTTarget(k.p, DefaultLUTFailureLog2)
+	w := NewBackendWithTarget(k.ev, target).NewWorker()
+	rng := rand.New(rand.NewPCG(21, 22))
+	choices := []int{0, 1, -1, 2}
+	for kk := 4; kk <= MaxLUTInputs && kk <= target.MaxLUTInputs(); kk++ {
+		tables := []uint64{}
+		parity := uint64(0)
+		for x := 0; x < 1<<kk; x++ {
+			if bits.OnesCount(uint(x))%2 == 1 {
+				parity |= 1 << uint(x)
+			}
+		}
+		tables = append(tables, parity)
+		for tries := 0; len(tables) < 4; tries++ {
+			if tries == 10000 {
+				t.Fatalf("LUT%d: no random weighted function passes the target's failure bound", kk)
+			}
+			weights := make([]int, kk)
+			for j := range weights {
+				weights[j] = choices[rng.IntN(len(choices))]
+			}
+			h := rng.IntN(4) // decisions for v = 0, 1 (mod 4); v + 2 negates
+			var table uint64
+			for x := 0; x < 1<<kk; x++ {
+				v := 0
+				for j := range weights {
+					v += weights[j] * (x >> j & 1)
+				}
+				v = ((v % 4) + 4) % 4
+				out := h >> (v % 2) & 1
+				if v >= 2 {
+					out ^= 1
+				}
+				table |= uint64(out) << uint(x)
+			}
+			if target.CanEvalLUT(table, kk) {
+				tables = append(tables, table)
+			}
+		}
+		for _, table := range tables {
+			node := ir.Node{Op: ir.OpLUT, Table: table, In: make([]ir.NodeID, kk)}
+			out := w.NewCiphertext()
+			for x := 0; x < 1<<kk; x++ {
+				in := make([]backend.Ciphertext, kk)
+				for j := range in {
+					in[j] = k.enc.EncryptNew(x >> j & 1)
+				}
+				if err := w.Eval(&node, in, out); err != nil {
+					t.Fatalf("LUT%d %#x: %v", kk, table, err)
+				}
+				if got, want := k.decrypt(t, out.(*Ciphertext)), int(table>>uint(x)&1); got != want {
+					t.Fatalf("LUT%d %#x at %0*b: got %d, want %d", kk, table, kk, x, got, want)
+				}
+			}
+		}
 	}
 }

@@ -20,8 +20,9 @@ import (
 // are 128-bit sets; STD128_T bootstraps ~25% faster but its XOR fails with
 // probability ~2^-46 and its 3-input LUTs up to 2^-30, so one AES block
 // (~10^4 bootstraps) would risk ~2^-32 and the LUT mapper must forgo most
-// 3-input functions. STD128_LOWFAIL_T predicts below 2^-117 for every
-// function of up to four inputs (fhew.Params.GateFailureLog2), so every
+// 3-input functions. STD128_LOWFAIL_T predicts below 2^-90 for every
+// function the mapper may emit (up to six inputs, weights |w| <= 2; worst
+// case six inputs of weight 2, fhew.Params.GateFailureLog2), so every
 // circuit hcc compiles is, in practice, never wrong.
 const defaultParams = "STD128_LOWFAIL_T"
 
