@@ -31,6 +31,8 @@
 //   - evaluator.go: Evaluator kernels with explicit scratch (Add, AddOne,
 //     Mul = tensor + relinearize, Automorphism, Rotate, Frobenius,
 //     DropLevel); the noise policy switches operands down only when needed.
+//   - constant.go: slot-wise constants (GHS 3.4): ConstPlaintext with its
+//     canonical-embedding size, MulConst, AddConst.
 //   - noise.go: the noise estimate every ciphertext carries (GHS 3.3) and the
 //     depth check (DepthAvailable, CheckDepth).
 //   - executor.go: Backend, the bit-sliced circuit executor

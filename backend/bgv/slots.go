@@ -28,6 +28,7 @@ import (
 // Deterministic: the same m always yields the same F_0, h and encodings.
 // Immutable, safe for concurrent use.
 type Encoder struct {
+	params         *Params
 	m, n, d, slots int
 	field          GF2d
 	h              uint64
@@ -42,7 +43,7 @@ type Encoder struct {
 // NewEncoder builds the slot structure for pr. At m = 65537 it takes a
 // fraction of a second and holds the ℓ idempotents (16 MiB).
 func NewEncoder(pr *Params) (*Encoder, error) {
-	e := &Encoder{m: pr.m, n: pr.n, d: pr.d, slots: pr.slots}
+	e := &Encoder{params: pr, m: pr.m, n: pr.n, d: pr.d, slots: pr.slots}
 	m := uint64(e.m)
 	f0, err := firstCyclotomicFactor(e.m, e.d)
 	if err != nil {
