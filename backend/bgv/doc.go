@@ -33,6 +33,8 @@
 //     DropLevel); the noise policy switches operands down only when needed.
 //   - constant.go: slot-wise constants (GHS 3.4): ConstPlaintext with its
 //     canonical-embedding size, MulConst, AddConst.
+//   - rotate.go: exact GF(2^d) slot rotations for gcd(d, ℓ) > 1 (two
+//     automorphisms and a wrap mask), SlotRotationElements, AddAutoKeys.
 //   - noise.go: the noise estimate every ciphertext carries (GHS 3.3) and the
 //     depth check (DepthAvailable, CheckDepth).
 //   - executor.go: Backend, the bit-sliced circuit executor

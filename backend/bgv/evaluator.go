@@ -17,6 +17,9 @@ import (
 type Evaluator struct {
 	params *Params
 	keys   *EvaluationKeySet
+	// wrapMasks[k] is RotateSlots' mask of the slots that wrap in a
+	// rotation by k (WithSlotRotations); read-only after construction.
+	wrapMasks map[int]*ConstPlaintext
 }
 
 // ErrNoiseBudget reports a multiplication whose estimated noise would exceed
