@@ -184,3 +184,27 @@ func TestRotateSlotsAllocs(t *testing.T) {
 		t.Errorf("RotateSlots: %.1f allocations per run, want 0", a)
 	}
 }
+
+// TestExactRotationSets: where gcd(d, ℓ) = 1 (m = 8191) one automorphism
+// per rotation is listed; where it is not (m = 17, 257) two.
+func TestExactRotationSets(t *testing.T) {
+	for _, tc := range []struct {
+		lit   ParamsLiteral
+		exact bool
+	}{{ToyM17Literal, false}, {ToyM257Literal, false}, {M8191Literal, true}} {
+		pr := testParams(t, tc.lit)
+		if pr.exactRotation() != tc.exact {
+			t.Errorf("m=%d: exact rotation %v, want %v", pr.M(), pr.exactRotation(), tc.exact)
+		}
+		want := 4
+		if tc.exact {
+			want = 2
+		}
+		if pr.Slots() < 3 {
+			want /= 2 // k = 2 ≡ 0 for two slots
+		}
+		if got := pr.SlotRotationElements(1, 2, 0); len(got) != want {
+			t.Errorf("m=%d: elements %v, want %d of them", pr.M(), got, want)
+		}
+	}
+}
