@@ -98,12 +98,24 @@ func primeFactors(k uint64) []uint64 {
 // forwardLazy transforms a in place: natural order in [0, 2Q), bit-reversed
 // order out in [0, 2Q).
 func (t *cyclicNTT) forwardLazy(a []uint64) {
+	t.forwardStages(a, 1)
+}
+
+// forwardStages runs the decimation-in-frequency stages whose butterflies
+// have half-span h >= hMin (all of them for hMin = 1), in place, [0, 2Q) in
+// and out. convolve stops at hMin = 4 and finishes in convolveMiddle.
+func (t *cyclicNTT) forwardStages(a []uint64, hMin int) {
 	q, twoQ := t.mod.q, t.mod.twoQ
-	a = a[:t.n]
-	for h := t.n >> 1; h >= 1; h >>= 1 {
+	n := t.n
+	a = a[:n]
+	for h := n >> 1; h >= hMin; h >>= 1 {
 		tw, twp := t.tw[h:2*h], t.twShoup[h:2*h]
-		for s := 0; s < t.n; s += 2 * h {
-			x, y := a[s:s+h], a[s+h:s+2*h]
+		for s := 0; s < n; s += 2 * h {
+			// Re-slicing everything to len(x) lets the compiler drop the
+			// bounds checks in the butterfly loop.
+			x := a[s : s+h]
+			y := a[s+h : s+2*h]
+			y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
 			for j := range x {
 				u, v := x[j], y[j]
 				sum := u + v
@@ -120,12 +132,21 @@ func (t *cyclicNTT) forwardLazy(a []uint64) {
 // inverseLazy transforms a in place: bit-reversed order in [0, 2Q), natural
 // order out in [0, 4Q), scaled by N (no 1/N factor).
 func (t *cyclicNTT) inverseLazy(a []uint64) {
+	t.inverseStages(a, 1)
+}
+
+// inverseStages runs the decimation-in-time stages whose butterflies have
+// half-span h >= hMin, in place, [0, 4Q) in and out.
+func (t *cyclicNTT) inverseStages(a []uint64, hMin int) {
 	q, twoQ := t.mod.q, t.mod.twoQ
-	a = a[:t.n]
-	for h := 1; h < t.n; h <<= 1 {
+	n := t.n
+	a = a[:n]
+	for h := hMin; h < n; h <<= 1 {
 		tw, twp := t.itw[h:2*h], t.itwShoup[h:2*h]
-		for s := 0; s < t.n; s += 2 * h {
-			x, y := a[s:s+h], a[s+h:s+2*h]
+		for s := 0; s < n; s += 2 * h {
+			x := a[s : s+h]
+			y := a[s+h : s+2*h]
+			y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
 			for j := range x {
 				u := x[j]
 				if u >= twoQ {
@@ -136,6 +157,60 @@ func (t *cyclicNTT) inverseLazy(a []uint64) {
 				y[j] = u + twoQ - v
 			}
 		}
+	}
+}
+
+// convolveMiddle fuses, per block of four, the forward stages h = 2 and 1,
+// the pointwise product with the kernel k (bit-reversed, with Shoup
+// companions ks) and the inverse stages h = 1 and 2: one pass over a instead
+// of five. The twiddles of these stages are 1 and ±ω^(N/4), so half of the
+// butterflies need no multiplication. Input is forwardStages(a, 4)'s output
+// in [0, 2Q); output in [0, 4Q) goes on to inverseStages(a, 4). N >= 4.
+func (t *cyclicNTT) convolveMiddle(a, k, ks []uint64) {
+	q, twoQ := t.mod.q, t.mod.twoQ
+	n := t.n
+	a, k, ks = a[:n], k[:n], ks[:n]
+	w, wp := t.tw[3], t.twShoup[3]
+	iw, iwp := t.itw[3], t.itwShoup[3]
+	for s := 0; s+3 < n; s += 4 {
+		x, kk, kp := a[s:s+4:s+4], k[s:s+4:s+4], ks[s:s+4:s+4]
+		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
+		// Forward h = 2: twiddles 1 and ω^(N/4).
+		b0 := a0 + a2
+		if b0 >= twoQ {
+			b0 -= twoQ
+		}
+		b2 := a0 + twoQ - a2
+		if b2 >= twoQ {
+			b2 -= twoQ
+		}
+		b1 := a1 + a3
+		if b1 >= twoQ {
+			b1 -= twoQ
+		}
+		b3 := mulShoupLazy(a1+twoQ-a3, w, wp, q)
+		// Forward h = 1 (twiddle 1; sums stay below 4Q, which the Shoup
+		// product accepts) and the pointwise product.
+		d0 := mulShoupLazy(b0+b1, kk[0], kp[0], q)
+		d1 := mulShoupLazy(b0+twoQ-b1, kk[1], kp[1], q)
+		d2 := mulShoupLazy(b2+b3, kk[2], kp[2], q)
+		d3 := mulShoupLazy(b2+twoQ-b3, kk[3], kp[3], q)
+		// Inverse h = 1 (twiddle 1): [0, 2Q) in, [0, 4Q) out.
+		e0, e1 := d0+d1, d0+twoQ-d1
+		e2, e3 := d2+d3, d2+twoQ-d3
+		// Inverse h = 2: twiddles 1 and ω^(-N/4).
+		if e0 >= twoQ {
+			e0 -= twoQ
+		}
+		if e2 >= twoQ {
+			e2 -= twoQ
+		}
+		x[0], x[2] = e0+e2, e0+twoQ-e2
+		if e1 >= twoQ {
+			e1 -= twoQ
+		}
+		v := mulShoupLazy(e3, iw, iwp, q)
+		x[1], x[3] = e1+v, e1+twoQ-v
 	}
 }
 

@@ -267,11 +267,17 @@ func (t *Transform) convolveP(buf, scratch []uint64, fwd bool) {
 // zero beyond) by its cyclic convolution with the kernel, in [0, Q).
 func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
 	Q, twoQ := ntt.mod.q, ntt.mod.twoQ
-	ntt.forwardLazy(buf)
-	for i := range buf {
-		buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
+	if ntt.n >= 4 {
+		ntt.forwardStages(buf, 4)
+		ntt.convolveMiddle(buf, k, kShoup)
+		ntt.inverseStages(buf, 4)
+	} else {
+		ntt.forwardLazy(buf)
+		for i := range buf {
+			buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
+		}
+		ntt.inverseLazy(buf)
 	}
-	ntt.inverseLazy(buf)
 	for i := range buf[:t.plan.n] {
 		x := buf[i]
 		if x >= twoQ {
