@@ -103,28 +103,89 @@ func (t *cyclicNTT) forwardLazy(a []uint64) {
 
 // forwardStages runs the decimation-in-frequency stages whose butterflies
 // have half-span h >= hMin (all of them for hMin = 1), in place, [0, 2Q) in
-// and out. convolve stops at hMin = 4 and finishes in convolveMiddle.
+// and out. convolve stops at hMin = 4 and finishes in convolveMiddle. Stages
+// go in pairs (radix 4: two stages per pass over a, half the memory traffic),
+// after a single radix-2 stage when their number is odd.
 func (t *cyclicNTT) forwardStages(a []uint64, hMin int) {
-	q, twoQ := t.mod.q, t.mod.twoQ
 	n := t.n
 	a = a[:n]
-	for h := n >> 1; h >= hMin; h >>= 1 {
-		tw, twp := t.tw[h:2*h], t.twShoup[h:2*h]
-		for s := 0; s < n; s += 2 * h {
-			// Re-slicing everything to len(x) lets the compiler drop the
-			// bounds checks in the butterfly loop.
-			x := a[s : s+h]
-			y := a[s+h : s+2*h]
-			y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
-			for j := range x {
-				u, v := x[j], y[j]
-				sum := u + v
-				if sum >= twoQ {
-					sum -= twoQ
-				}
-				x[j] = sum
-				y[j] = mulShoupLazy(u+twoQ-v, tw[j], twp[j], q)
+	h := n >> 1
+	if h < hMin {
+		return
+	}
+	if (log2(h)-log2(hMin))%2 == 0 {
+		t.forwardStage(a, h)
+		h >>= 1
+	}
+	for ; h > hMin; h >>= 2 {
+		t.forwardStage2(a, h)
+	}
+}
+
+// forwardStage runs one decimation-in-frequency stage of half-span h.
+func (t *cyclicNTT) forwardStage(a []uint64, h int) {
+	q, twoQ := t.mod.q, t.mod.twoQ
+	n := t.n
+	tw, twp := t.tw[h:2*h], t.twShoup[h:2*h]
+	for s := 0; s < n; s += 2 * h {
+		// Re-slicing everything to len(x) lets the compiler drop the
+		// bounds checks in the butterfly loop.
+		x := a[s : s+h]
+		y := a[s+h : s+2*h]
+		y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
+		for j := range x {
+			u, v := x[j], y[j]
+			sum := u + v
+			if sum >= twoQ {
+				sum -= twoQ
 			}
+			x[j] = sum
+			y[j] = mulShoupLazy(u+twoQ-v, tw[j], twp[j], q)
+		}
+	}
+}
+
+// forwardStage2 runs the decimation-in-frequency stages of half-spans h and
+// h/2 in one pass: per block of 2h, quarters x0..x3 of length h/2 take the
+// butterflies (x0, x2), (x1, x3) with ω-powers tw[h+j], tw[h+h/2+j], then
+// (x0, x1), (x2, x3) with tw[h/2+j].
+func (t *cyclicNTT) forwardStage2(a []uint64, h int) {
+	q, twoQ := t.mod.q, t.mod.twoQ
+	n := t.n
+	g := h >> 1
+	w1, w1p := t.tw[h:h+g], t.twShoup[h:h+g]
+	w2, w2p := t.tw[h+g:2*h], t.twShoup[h+g:2*h]
+	w3, w3p := t.tw[g:h], t.twShoup[g:h]
+	for s := 0; s < n; s += 2 * h {
+		x0 := a[s : s+g]
+		x1 := a[s+g : s+2*g]
+		x2 := a[s+2*g : s+3*g]
+		x3 := a[s+3*g : s+4*g]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		w1, w1p, w2, w2p := w1[:len(x0)], w1p[:len(x0)], w2[:len(x0)], w2p[:len(x0)]
+		w3, w3p := w3[:len(x0)], w3p[:len(x0)]
+		for j := range x0 {
+			u0, u1, u2, u3 := x0[j], x1[j], x2[j], x3[j]
+			b0 := u0 + u2
+			if b0 >= twoQ {
+				b0 -= twoQ
+			}
+			b2 := mulShoupLazy(u0+twoQ-u2, w1[j], w1p[j], q)
+			b1 := u1 + u3
+			if b1 >= twoQ {
+				b1 -= twoQ
+			}
+			b3 := mulShoupLazy(u1+twoQ-u3, w2[j], w2p[j], q)
+			c0 := b0 + b1
+			if c0 >= twoQ {
+				c0 -= twoQ
+			}
+			c2 := b2 + b3
+			if c2 >= twoQ {
+				c2 -= twoQ
+			}
+			x0[j], x1[j] = c0, mulShoupLazy(b0+twoQ-b1, w3[j], w3p[j], q)
+			x2[j], x3[j] = c2, mulShoupLazy(b2+twoQ-b3, w3[j], w3p[j], q)
 		}
 	}
 }
@@ -136,26 +197,85 @@ func (t *cyclicNTT) inverseLazy(a []uint64) {
 }
 
 // inverseStages runs the decimation-in-time stages whose butterflies have
-// half-span h >= hMin, in place, [0, 4Q) in and out.
+// half-span h >= hMin, in place, [0, 4Q) in and out: a single radix-2 stage
+// first when their number is odd, then pairs in one pass each.
 func (t *cyclicNTT) inverseStages(a []uint64, hMin int) {
-	q, twoQ := t.mod.q, t.mod.twoQ
 	n := t.n
 	a = a[:n]
-	for h := hMin; h < n; h <<= 1 {
-		tw, twp := t.itw[h:2*h], t.itwShoup[h:2*h]
-		for s := 0; s < n; s += 2 * h {
-			x := a[s : s+h]
-			y := a[s+h : s+2*h]
-			y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
-			for j := range x {
-				u := x[j]
-				if u >= twoQ {
-					u -= twoQ
-				}
-				v := mulShoupLazy(y[j], tw[j], twp[j], q)
-				x[j] = u + v
-				y[j] = u + twoQ - v
+	h := hMin
+	if h >= n {
+		return
+	}
+	if (log2(n)-log2(hMin))%2 == 1 {
+		t.inverseStage(a, h)
+		h <<= 1
+	}
+	for ; h < n; h <<= 2 {
+		t.inverseStage2(a, h)
+	}
+}
+
+// inverseStage runs one decimation-in-time stage of half-span h.
+func (t *cyclicNTT) inverseStage(a []uint64, h int) {
+	q, twoQ := t.mod.q, t.mod.twoQ
+	n := t.n
+	tw, twp := t.itw[h:2*h], t.itwShoup[h:2*h]
+	for s := 0; s < n; s += 2 * h {
+		x := a[s : s+h]
+		y := a[s+h : s+2*h]
+		y, tw, twp := y[:len(x)], tw[:len(x)], twp[:len(x)]
+		for j := range x {
+			u := x[j]
+			if u >= twoQ {
+				u -= twoQ
 			}
+			v := mulShoupLazy(y[j], tw[j], twp[j], q)
+			x[j] = u + v
+			y[j] = u + twoQ - v
+		}
+	}
+}
+
+// inverseStage2 runs the decimation-in-time stages of half-spans h and 2h in
+// one pass: per block of 4h, quarters x0..x3 of length h take the
+// butterflies (x0, x1), (x2, x3) with ω^-powers itw[h+j], then (x0, x2),
+// (x1, x3) with itw[2h+j], itw[3h+j].
+func (t *cyclicNTT) inverseStage2(a []uint64, h int) {
+	q, twoQ := t.mod.q, t.mod.twoQ
+	n := t.n
+	w1, w1p := t.itw[h:2*h], t.itwShoup[h:2*h]
+	w2, w2p := t.itw[2*h:3*h], t.itwShoup[2*h:3*h]
+	w3, w3p := t.itw[3*h:4*h], t.itwShoup[3*h:4*h]
+	for s := 0; s < n; s += 4 * h {
+		x0 := a[s : s+h]
+		x1 := a[s+h : s+2*h]
+		x2 := a[s+2*h : s+3*h]
+		x3 := a[s+3*h : s+4*h]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		w1, w1p, w2, w2p := w1[:len(x0)], w1p[:len(x0)], w2[:len(x0)], w2p[:len(x0)]
+		w3, w3p := w3[:len(x0)], w3p[:len(x0)]
+		for j := range x0 {
+			u0, u2 := x0[j], x2[j]
+			if u0 >= twoQ {
+				u0 -= twoQ
+			}
+			if u2 >= twoQ {
+				u2 -= twoQ
+			}
+			v1 := mulShoupLazy(x1[j], w1[j], w1p[j], q)
+			v3 := mulShoupLazy(x3[j], w1[j], w1p[j], q)
+			b0, b1 := u0+v1, u0+twoQ-v1
+			b2, b3 := u2+v3, u2+twoQ-v3
+			if b0 >= twoQ {
+				b0 -= twoQ
+			}
+			if b1 >= twoQ {
+				b1 -= twoQ
+			}
+			v2 := mulShoupLazy(b2, w2[j], w2p[j], q)
+			v3 = mulShoupLazy(b3, w3[j], w3p[j], q)
+			x0[j], x2[j] = b0+v2, b0+twoQ-v2
+			x1[j], x3[j] = b1+v3, b1+twoQ-v3
 		}
 	}
 }
