@@ -193,26 +193,44 @@ func (t *cyclicNTT) forwardStage2(a []uint64, h int) {
 // inverseLazy transforms a in place: bit-reversed order in [0, 2Q), natural
 // order out in [0, 4Q), scaled by N (no 1/N factor).
 func (t *cyclicNTT) inverseLazy(a []uint64) {
-	t.inverseStages(a, 1)
+	t.inverseStages(a, 1, false)
 }
 
 // inverseStages runs the decimation-in-time stages whose butterflies have
 // half-span h >= hMin, in place, [0, 4Q) in and out: a single radix-2 stage
-// first when their number is odd, then pairs in one pass each.
-func (t *cyclicNTT) inverseStages(a []uint64, hMin int) {
+// first when their number is odd, then pairs in one pass each. With full,
+// the output is reduced to [0, Q) (in the last pass when it is a pair).
+func (t *cyclicNTT) inverseStages(a []uint64, hMin int, full bool) {
 	n := t.n
 	a = a[:n]
 	h := hMin
-	if h >= n {
-		return
-	}
-	if (log2(n)-log2(hMin))%2 == 1 {
+	if h < n && (log2(n)-log2(hMin))%2 == 1 {
 		t.inverseStage(a, h)
 		h <<= 1
 	}
-	for ; h < n; h <<= 2 {
-		t.inverseStage2(a, h)
+	if h >= n {
+		if full {
+			q, twoQ := t.mod.q, t.mod.twoQ
+			for i, x := range a {
+				a[i] = reduce4(x, q, twoQ)
+			}
+		}
+		return
 	}
+	for ; h < n; h <<= 2 {
+		t.inverseStage2(a, h, full && 4*h == n)
+	}
+}
+
+// reduce4 maps x in [0, 4q) to x mod q.
+func reduce4(x, q, twoQ uint64) uint64 {
+	if x >= twoQ {
+		x -= twoQ
+	}
+	if x >= q {
+		x -= q
+	}
+	return x
 }
 
 // inverseStage runs one decimation-in-time stage of half-span h.
@@ -239,8 +257,9 @@ func (t *cyclicNTT) inverseStage(a []uint64, h int) {
 // inverseStage2 runs the decimation-in-time stages of half-spans h and 2h in
 // one pass: per block of 4h, quarters x0..x3 of length h take the
 // butterflies (x0, x1), (x2, x3) with ω^-powers itw[h+j], then (x0, x2),
-// (x1, x3) with itw[2h+j], itw[3h+j].
-func (t *cyclicNTT) inverseStage2(a []uint64, h int) {
+// (x1, x3) with itw[2h+j], itw[3h+j]. With full, the outputs are reduced to
+// [0, Q) (saving the caller a pass over the data).
+func (t *cyclicNTT) inverseStage2(a []uint64, h int, full bool) {
 	q, twoQ := t.mod.q, t.mod.twoQ
 	n := t.n
 	w1, w1p := t.itw[h:2*h], t.itwShoup[h:2*h]
@@ -274,8 +293,13 @@ func (t *cyclicNTT) inverseStage2(a []uint64, h int) {
 			}
 			v2 := mulShoupLazy(b2, w2[j], w2p[j], q)
 			v3 = mulShoupLazy(b3, w3[j], w3p[j], q)
-			x0[j], x2[j] = b0+v2, b0+twoQ-v2
-			x1[j], x3[j] = b1+v3, b1+twoQ-v3
+			if full {
+				x0[j], x2[j] = reduce4(b0+v2, q, twoQ), reduce4(b0+twoQ-v2, q, twoQ)
+				x1[j], x3[j] = reduce4(b1+v3, q, twoQ), reduce4(b1+twoQ-v3, q, twoQ)
+			} else {
+				x0[j], x2[j] = b0+v2, b0+twoQ-v2
+				x1[j], x3[j] = b1+v3, b1+twoQ-v3
+			}
 		}
 	}
 }

@@ -58,8 +58,18 @@ func TestCyclicNTTConvolution(t *testing.T) {
 				x = append(x[:0], a...)
 				ntt.forwardStages(x, 4)
 				ntt.convolveMiddle(x, k, ks)
-				ntt.inverseStages(x, 4)
+				ntt.inverseStages(x, 4, false)
 				check("fused path", x)
+				x = append(x[:0], a...)
+				ntt.forwardStages(x, 4)
+				ntt.convolveMiddle(x, k, ks)
+				ntt.inverseStages(x, 4, true)
+				for i := range x {
+					if x[i] >= q {
+						t.Fatalf("q %d bits, n = %d: reduced output %d = %d >= q", bitSize, n, i, x[i])
+					}
+				}
+				check("fused path, reduced", x)
 			}
 		}
 	}

@@ -270,23 +270,16 @@ func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
 	if ntt.n >= 4 {
 		ntt.forwardStages(buf, 4)
 		ntt.convolveMiddle(buf, k, kShoup)
-		ntt.inverseStages(buf, 4)
-	} else {
-		ntt.forwardLazy(buf)
-		for i := range buf {
-			buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
-		}
-		ntt.inverseLazy(buf)
+		ntt.inverseStages(buf, 4, true)
+		return
 	}
-	for i := range buf[:t.plan.n] {
-		x := buf[i]
-		if x >= twoQ {
-			x -= twoQ
-		}
-		if x >= Q {
-			x -= Q
-		}
-		buf[i] = x
+	ntt.forwardLazy(buf)
+	for i := range buf {
+		buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
+	}
+	ntt.inverseLazy(buf)
+	for i, x := range buf[:t.plan.n] {
+		buf[i] = reduce4(x, Q, twoQ)
 	}
 }
 
