@@ -8,23 +8,29 @@ import (
 	"time"
 )
 
-// TestDeepChainM65537 measures the noise of a multiplication chain of the
+// TestDeepChainM65537 measures the noise of multiplication chains of the
 // promised AND-depth at M65537, so that DepthAvailable is backed by a run and
-// not only by the noise model (docs/bgv-noise.md). It takes about a minute
-// and ~2 GB, so it runs only with HCC_BGV_DEEP=1:
+// not only by the noise model (docs/bgv-noise.md). It takes about two
+// minutes and ~1.5 GB, so it runs only with HCC_BGV_DEEP=1:
 //
 //	HCC_BGV_DEEP=1 go test ./backend/bgv -run TestDeepChainM65537 -v -timeout 30m
 //
-// Random bits go in all slots; each level squares the ciphertext (the
-// plaintext bits stay, the noise is the square of the previous noise: the
-// shared-noise case the depth check is built on) with the evaluator's normal
-// switch-down policy. After every level it decrypts and checks every slot
-// and logs the estimate's bounds against the measured noise. After the
-// promised depth it keeps going until the evaluator refuses the product, to
-// show how much the estimate leaves unused.
+// Random bits go in all slots. Two chain shapes, both with the evaluator's
+// normal switch-down policy:
+//
+//   - square: x ← x·x (the bits stay; the noise is squared, the shared-noise
+//     case the depth check is built on);
+//   - carry: p ← a·b, then a ← p ⊕ r, b ← p ⊕ r' with fresh encryptions r, r'
+//     of random bits at p's level (distinct operands sharing p's noise, as in
+//     a ripple carry; the bits stay random).
+//
+// After every level it decrypts and checks every slot and logs the
+// estimate's bounds against the measured noise. After the promised depth it
+// keeps going until the evaluator refuses the product, to show whether the
+// estimate leaves depth unused.
 func TestDeepChainM65537(t *testing.T) {
 	if os.Getenv("HCC_BGV_DEEP") != "1" {
-		t.Skip("set HCC_BGV_DEEP=1 to run the M65537 depth measurement (~1 min, ~2 GB)")
+		t.Skip("set HCC_BGV_DEEP=1 to run the M65537 depth measurement (~2 min, ~1.5 GB)")
 	}
 	pr := testParams(t, M65537Literal)
 	depth := pr.DepthAvailable()
@@ -46,23 +52,33 @@ func TestDeepChainM65537(t *testing.T) {
 	de := NewDecryptor(pr, sk)
 	ev := NewEvaluator(pr, ek)
 	sc := pr.NewScratch()
-
 	rng := rand.New(rand.NewPCG(41, 65537))
-	want := make([]uint8, enc.Slots())
-	for i := range want {
-		want[i] = uint8(rng.IntN(2))
-	}
+	slots := enc.Slots()
 	pt := NewBinaryPoly(pr.N())
-	if err := enc.EncodeBits(want, pt); err != nil {
-		t.Fatal(err)
-	}
-	x := en.Encrypt(pt)
-	got := make([]uint8, enc.Slots())
+	got := make([]uint8, slots)
 
-	// check decrypts x, compares every slot and logs one table row.
-	check := func(k int, dt time.Duration) bool {
+	randomBits := func() []uint8 {
+		b := make([]uint8, slots)
+		for i := range b {
+			b[i] = uint8(rng.IntN(2))
+		}
+		return b
+	}
+	// encrypt returns an encryption of bits at level lv.
+	encrypt := func(t *testing.T, bits []uint8, lv int) *Ciphertext {
+		if err := enc.EncodeBits(bits, pt); err != nil {
+			t.Fatal(err)
+		}
+		ct, err := en.EncryptAtLevel(pt, lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ct
+	}
+	// check decrypts x, compares every slot with want and logs one table row.
+	check := func(t *testing.T, k int, x *Ciphertext, want []uint8, dt time.Duration) bool {
 		if err := enc.DecodeBits(de.Decrypt(x), got); err != nil {
-			t.Errorf("level %d: %v", k, err)
+			t.Errorf("AND-depth %d: %v", k, err)
 			return false
 		}
 		bad := 0
@@ -75,43 +91,86 @@ func TestDeepChainM65537(t *testing.T) {
 		hi := pr.NoiseBound(x)
 		lo := pr.boundOf(NoiseEstimate{hi: x.Noise.lo, set: true})
 		t.Logf("| %2d | %2d | %6.1f | %6.1f | %6.1f | %+5.1f | %6.1f | %7.1f | %d/%d | %5.2f |",
-			k, x.Level(), lo, hi, noise, hi-noise, logQ-1-noise, logQ, len(want)-bad, len(want), dt.Seconds())
+			k, x.Level(), lo, hi, noise, hi-noise, logQ-1-noise, logQ, slots-bad, slots, dt.Seconds())
 		if bad != 0 {
-			t.Errorf("level %d: %d of %d slots wrong", k, bad, len(want))
+			t.Errorf("AND-depth %d: %d of %d slots wrong", k, bad, slots)
 			return false
 		}
 		if noise > hi {
-			t.Errorf("level %d: measured noise 2^%.1f above the estimate 2^%.1f", k, noise, hi)
+			t.Errorf("AND-depth %d: measured noise 2^%.1f above the estimate 2^%.1f", k, noise, hi)
 		}
 		return true
 	}
-	t.Log("| AND-depth | level t | bound lo | bound hi | NoiseBits | hi - measured | budget log2(Q_t/2) - noise | log2 Q_t | slots ok | mul s |")
-	if !check(0, 0) {
-		t.FailNow()
-	}
-	for k := 1; ; k++ {
-		start := time.Now()
-		err := ev.Mul(x, x, x, sc)
-		dt := time.Since(start)
-		if errors.Is(err, ErrNoiseBudget) {
-			t.Logf("product %d refused by the estimate: %v", k, err)
-			if k <= depth {
-				t.Errorf("refused at AND-depth %d < DepthAvailable %d", k, depth)
+	header := "| AND-depth | level t | bound lo | bound hi | NoiseBits | hi - measured | budget log2(Q_t/2) - noise | log2 Q_t | slots ok | mul s |"
+
+	// run drives one chain: step performs product k and returns the
+	// ciphertext to check, its expected bits and the product's time.
+	run := func(t *testing.T, step func(k int) (*Ciphertext, []uint8, time.Duration, error)) {
+		for k := 1; k <= depth+40; k++ {
+			x, want, dt, err := step(k)
+			if errors.Is(err, ErrNoiseBudget) {
+				t.Logf("product %d refused by the estimate: %v", k, err)
+				if k <= depth {
+					t.Errorf("refused at AND-depth %d < DepthAvailable %d", k, depth)
+				}
+				return
 			}
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !check(k, dt) {
-			if k <= depth {
-				t.Errorf("chain failed at AND-depth %d of the promised %d", k, depth)
+			if err != nil {
+				t.Fatal(err)
 			}
-			break
+			if !check(t, k, x, want, dt) {
+				if k <= depth {
+					t.Errorf("chain failed at AND-depth %d of the promised %d", k, depth)
+				}
+				return
+			}
 		}
-		if x.Level() == 0 && k > depth+40 {
-			break // safety: the estimate should have refused long before
-		}
+		t.Errorf("the estimate allowed more than %d products at level 0", depth+40)
 	}
-	t.Logf("total %.1f s", time.Since(t0).Seconds())
+
+	t.Run("square", func(t *testing.T) {
+		t1 := time.Now()
+		want := randomBits()
+		x := encrypt(t, want, pr.MaxLevel())
+		t.Log(header)
+		if !check(t, 0, x, want, 0) {
+			t.FailNow()
+		}
+		run(t, func(int) (*Ciphertext, []uint8, time.Duration, error) {
+			start := time.Now()
+			err := ev.Mul(x, x, x, sc)
+			return x, want, time.Since(start), err
+		})
+		t.Logf("square chain %.1f s", time.Since(t1).Seconds())
+	})
+	t.Run("carry", func(t *testing.T) {
+		t1 := time.Now()
+		wa, wb := randomBits(), randomBits()
+		a, b := encrypt(t, wa, pr.MaxLevel()), encrypt(t, wb, pr.MaxLevel())
+		p := pr.NewCiphertext()
+		wp := make([]uint8, slots)
+		t.Log(header + " (rows: the product p before the fresh XORs)")
+		run(t, func(int) (*Ciphertext, []uint8, time.Duration, error) {
+			start := time.Now()
+			if err := ev.Mul(a, b, p, sc); err != nil {
+				return nil, nil, 0, err
+			}
+			dt := time.Since(start)
+			for i := range wp {
+				wp[i] = wa[i] & wb[i]
+			}
+			ra, rb := randomBits(), randomBits()
+			if err := ev.Add(p, encrypt(t, ra, p.Level()), a, sc); err != nil {
+				t.Fatal(err)
+			}
+			if err := ev.Add(p, encrypt(t, rb, p.Level()), b, sc); err != nil {
+				t.Fatal(err)
+			}
+			for i := range wp {
+				wa[i], wb[i] = wp[i]^ra[i], wp[i]^rb[i]
+			}
+			return p, wp, dt, nil
+		})
+		t.Logf("carry chain %.1f s", time.Since(t1).Seconds())
+	})
 }
