@@ -379,6 +379,20 @@ func layoutOf(bs []ir.Bus) []ir.Bus {
 	return out
 }
 
+// openCtFileFor reads a ciphertext file of the wanted kind and checks that it
+// belongs to circuit c (at circuitPath) and to the key at keyPath, with the
+// layout of buses: what eval (inputs) and decrypt (outputs) both need first.
+func openCtFileFor(path string, want fileKind, c *ir.Circuit, circuitPath string, key keyID, keyPath string, buses []ir.Bus) (*ctFile, error) {
+	f, err := readCtFile(path, want)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkFor(path, c, circuitPath, key, keyPath, buses); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // checkFor verifies that f was made for circuit c (by hash), under the key
 // with id key, and holds one ciphertext per bit of buses. path and circuit
 // name the files in messages.

@@ -28,11 +28,8 @@ func runDecrypt(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	path := e.args[1]
-	f, err := readCtFile(path, ctOutputs)
+	f, err := openCtFileFor(path, ctOutputs, c, e.args[0], kf.key, w.key, c.Outputs)
 	if err != nil {
-		return err
-	}
-	if err := f.checkFor(path, c, e.args[0], kf.key, w.key, c.Outputs); err != nil {
 		return err
 	}
 	cts, err := f.ciphertexts(path, kf, sk)

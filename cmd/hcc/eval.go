@@ -55,11 +55,8 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	path := e.args[1]
-	f, err := readCtFile(path, ctInputs)
+	f, err := openCtFileFor(path, ctInputs, c, e.args[0], kf.key, w.evalKey, c.Inputs)
 	if err != nil {
-		return err
-	}
-	if err := f.checkFor(path, c, e.args[0], kf.key, w.evalKey, c.Inputs); err != nil {
 		return err
 	}
 	d, err := be.compile(e, c)
