@@ -215,35 +215,10 @@ func firstOf(seq string) ([]string, bool) {
 // and parenthesised groups (with their ?, * or + suffix) whole.
 func splitElems(s string) []string {
 	var out []string
-	depth, start, inQuote := 0, -1, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inQuote:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inQuote = false
-			}
-		case c == '"':
-			inQuote = true
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == ' ' && depth == 0:
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-			continue
+	for _, e := range splitTop(s, ' ') {
+		if e != "" {
+			out = append(out, e)
 		}
-		if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
 	}
 	return out
 }
