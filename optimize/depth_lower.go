@@ -24,16 +24,8 @@ func lowerXAG(c *ir.Circuit) (*ir.Circuit, error) {
 // lowerGate emits one native gate over AND/XOR/NOT.
 func lowerGate(b *ir.Builder, op ir.Op, in []ir.NodeID) ir.NodeID {
 	switch op {
-	case ir.OpConst0:
-		return b.Const(false)
-	case ir.OpConst1:
-		return b.Const(true)
-	case ir.OpNot:
-		return b.Not(in[0])
-	case ir.OpAnd:
-		return b.And(in[0], in[1])
-	case ir.OpXor:
-		return b.Xor(in[0], in[1])
+	case ir.OpConst0, ir.OpConst1, ir.OpNot, ir.OpAnd, ir.OpXor: // already AND/XOR/NOT
+		return emitSame(b, &ir.Node{Op: op}, in)
 	case ir.OpOr: // a ∨ b = ¬(¬a ∧ ¬b): an OR chain becomes an AND chain
 		return b.Not(b.And(b.Not(in[0]), b.Not(in[1])))
 	case ir.OpNand:
@@ -47,7 +39,7 @@ func lowerGate(b *ir.Builder, op ir.Op, in []ir.NodeID) ir.NodeID {
 	case ir.OpMux:
 		return b.Xor(in[2], b.And(in[0], b.Xor(in[1], in[2])))
 	}
-	panic("optimize: internal error: unexpected op " + op.String())
+	panic("optimize: internal error in pass \"and-depth\": unexpected op " + op.String())
 }
 
 // lowerLUT emits a LUT as the XOR of its ANF monomials when its degree is at
