@@ -51,6 +51,19 @@ func WriteBLIF(w io.Writer, c *Circuit) error {
 		case OpConst1:
 			fmt.Fprintf(bw, ".names %s\n1\n", wire(id))
 			continue
+		case OpParity:
+			// A chain of two-input XORs through wires nID_pJ: a single table
+			// would have 2^(k-1) rows.
+			prev := wire(n.In[0])
+			for j := 1; j < len(n.In); j++ {
+				out := fmt.Sprintf("%s_p%d", wire(id), j)
+				if j == len(n.In)-1 {
+					out = wire(id)
+				}
+				fmt.Fprintf(bw, ".names %s %s %s\n01 1\n10 1\n", prev, wire(n.In[j]), out)
+				prev = out
+			}
+			continue
 		}
 		k := len(n.In)
 		fmt.Fprint(bw, ".names")

@@ -214,6 +214,8 @@ func allOpsCircuit(t testing.TB) *Circuit {
 		r(OpLUT, 0x0, x[0]),              // constant 0
 		r(OpLUT, 0x2, x[2]),              // identity
 		r(OpLUT, 0x123456789abcdef0, x[0], x[1], x[2], x[3], y[0], y[1]),
+		r(OpParity, 0, x[0], y[1], x[3], y[4]),
+		r(OpParity, 0, x[1], x[2]),
 		b.Const(true), b.Const(false), x[2], outs[3], // constants, input, repeat
 	)
 	b.Output("o", 1, false, outs, len(outs))

@@ -179,6 +179,16 @@ func (e *bristolEmitter) lower() {
 			s, t, f := in(0), in(1), in(2)
 			x := e.emit("AND", s, e.emit("XOR", t, f, fresh), fresh)
 			e.wire[i] = e.emit("XOR", f, x, d)
+		case OpParity:
+			w := in(0)
+			for j := 1; j < len(n.In); j++ {
+				dj := fresh
+				if j == len(n.In)-1 {
+					dj = d
+				}
+				w = e.emit("XOR", w, in(j), dj)
+			}
+			e.wire[i] = w
 		case OpLUT:
 			ins := make([]int, len(n.In))
 			for j := range ins {

@@ -9,6 +9,7 @@ import "fmt"
 type Builder struct {
 	c      *Circuit
 	hash   map[nodeKey]NodeID
+	phash  map[string]NodeID // PARITY nodes by their sorted fanins
 	pos    string
 	consts [2]NodeID
 	noFold bool // SetFolding(false): emit gates as asked
@@ -24,7 +25,7 @@ type nodeKey struct {
 
 // NewBuilder starts an empty circuit with the given name.
 func NewBuilder(name string) *Builder {
-	return &Builder{c: &Circuit{Name: name}, hash: map[nodeKey]NodeID{}, consts: [2]NodeID{-1, -1}}
+	return &Builder{c: &Circuit{Name: name}, hash: map[nodeKey]NodeID{}, phash: map[string]NodeID{}, consts: [2]NodeID{-1, -1}}
 }
 
 // SetFolding turns constant folding and trivial identities on (the default)
@@ -330,6 +331,93 @@ func (b *Builder) LUT(table uint64, ins ...NodeID) NodeID {
 	key := nodeKey{op: OpLUT, n: int8(k), table: table}
 	copy(key.in[:], ins)
 	return b.hashed(key, func() Node { return Node{Op: OpLUT, In: append([]NodeID(nil), ins...), Table: table} })
+}
+
+// Parity returns the XOR of ins. With folding on it drops constants, strips
+// NOTs from the inputs (each flips the result), cancels inputs that appear
+// twice, and returns a constant, a wire, a NOT or a two-input XOR when at
+// most two inputs remain; otherwise (and always without folding) it emits
+// one OpParity node over the sorted inputs, followed by a free NOT if the
+// stripped NOTs and constants flipped the result. It panics if more than
+// MaxParityInputs inputs remain for one node: that is a caller bug.
+func (b *Builder) Parity(ins ...NodeID) NodeID {
+	xs := append([]NodeID(nil), ins...)
+	flip := false
+	if !b.noFold {
+		k := 0
+		for _, x := range xs {
+			for b.c.Nodes[x].Op == OpNot {
+				x = b.c.Nodes[x].In[0]
+				flip = !flip
+			}
+			if v, ok := b.ConstValue(x); ok {
+				flip = flip != v
+				continue
+			}
+			xs[k] = x
+			k++
+		}
+		xs = xs[:k]
+	}
+	sortIDs(xs)
+	if !b.noFold {
+		k := 0
+		for _, x := range xs {
+			if k > 0 && xs[k-1] == x {
+				k-- // x ⊕ x = 0
+				continue
+			}
+			xs[k] = x
+			k++
+		}
+		xs = xs[:k]
+		var r NodeID
+		switch len(xs) {
+		case 0:
+			return b.Const(flip)
+		case 1:
+			r = xs[0]
+		case 2:
+			r = b.Xor(xs[0], xs[1])
+		}
+		if len(xs) <= 2 {
+			if flip {
+				return b.Not(r)
+			}
+			return r
+		}
+	}
+	if len(xs) < 2 || len(xs) > MaxParityInputs {
+		panic(fmt.Sprintf("ir: PARITY with %d inputs", len(xs)))
+	}
+	var r NodeID
+	if b.noHash {
+		r = b.add(Node{Op: OpParity, In: xs})
+	} else {
+		key := make([]byte, 0, 4*len(xs))
+		for _, x := range xs {
+			key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+		}
+		var ok bool
+		if r, ok = b.phash[string(key)]; !ok {
+			r = b.add(Node{Op: OpParity, In: xs})
+			b.phash[string(key)] = r
+		}
+	}
+	if flip {
+		return b.Not(r)
+	}
+	return r
+}
+
+// sortIDs sorts a short list of node ids in place (insertion sort: no
+// allocation, and parity fan-ins are small).
+func sortIDs(xs []NodeID) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
 }
 
 // Raw appends a node without folding or hashing (importers use it to keep a

@@ -64,6 +64,10 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 			v = (s & vals[nd.In[1]]) | (^s & vals[nd.In[2]])
 		case OpLUT:
 			v = evalLUT(nd.Table, nd.In, vals)
+		case OpParity:
+			for _, x := range nd.In {
+				v ^= vals[x]
+			}
 		default:
 			panic(fmt.Sprintf("ir: EvalBits on invalid op %v at node %d", nd.Op, i))
 		}

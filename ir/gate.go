@@ -26,6 +26,12 @@ func EvalGate(op Op, table uint64, in []uint64) uint64 {
 		return (in[0] & in[1]) | (^in[0] & in[2])
 	case OpLUT:
 		return EvalTable(table, in)
+	case OpParity:
+		var v uint64
+		for _, x := range in {
+			v ^= x
+		}
+		return v
 	}
 	panic("ir: EvalGate on " + op.String())
 }

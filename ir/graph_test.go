@@ -183,10 +183,13 @@ func TestStatsAllOps(t *testing.T) {
 	if s.Count[OpLUT] != 6 || s.Count[OpInput] != 10 {
 		t.Errorf("LUT %d INPUT %d", s.Count[OpLUT], s.Count[OpInput])
 	}
-	if s.Gates != 15 || s.Bootstraps != 14 || s.AndDepth != 1 || s.Depth != 1 || s.BootstrapDepth != 1 {
+	if s.Count[OpParity] != 2 {
+		t.Errorf("PARITY %d", s.Count[OpParity])
+	}
+	if s.Gates != 17 || s.Bootstraps != 16 || s.AndDepth != 1 || s.Depth != 1 || s.BootstrapDepth != 1 {
 		t.Errorf("unexpected stats:\n%v", s)
 	}
-	for _, want := range []string{"circuit:         allops", "  LUT:           6", "and-depth:       1", "bootstraps:      14"} {
+	for _, want := range []string{"circuit:         allops", "  LUT:           6", "and-depth:       1", "bootstraps:      16", "  PARITY:        2"} {
 		if !strings.Contains(s.String(), want) {
 			t.Errorf("String() lacks %q:\n%s", want, s)
 		}

@@ -32,16 +32,22 @@ const (
 	OpAndNY      // a ∧ ¬b
 	OpMux        // In[0] ? In[1] : In[2]  (select, then-value, else-value)
 	OpLUT        // Table[index], index bit j = In[j]; 1 <= len(In) <= MaxLUTInputs
+	OpParity     // In[0] ⊕ In[1] ⊕ ...; 2 <= len(In) <= MaxParityInputs (one FHEW bootstrap)
 	numOps
 )
 
 // MaxLUTInputs is the largest fan-in of an OpLUT node: its truth table fits a uint64.
 const MaxLUTInputs = 6
 
+// MaxParityInputs is the largest fan-in of an OpParity node. It only bounds
+// the IR; a backend says how wide a parity it evaluates (FHEW's noise budget).
+const MaxParityInputs = 64
+
 var opNames = [...]string{
 	OpInvalid: "INVALID", OpConst0: "CONST0", OpConst1: "CONST1", OpInput: "INPUT",
 	OpNot: "NOT", OpAnd: "AND", OpOr: "OR", OpXor: "XOR", OpNand: "NAND", OpNor: "NOR",
 	OpXnor: "XNOR", OpAndNY: "ANDNY", OpMux: "MUX", OpLUT: "LUT",
+	OpParity: "PARITY",
 }
 
 // String returns the op's name as used in the .hir text format.
@@ -62,8 +68,8 @@ func OpByName(name string) (Op, bool) {
 	return OpInvalid, false
 }
 
-// Arity is the number of inputs an op takes; -1 for OpLUT, whose arity is
-// given by its node.
+// Arity is the number of inputs an op takes; -1 for OpLUT and OpParity,
+// whose arity is given by their node.
 func (o Op) Arity() int {
 	switch o {
 	case OpConst0, OpConst1, OpInput:
@@ -74,7 +80,7 @@ func (o Op) Arity() int {
 		return 2
 	case OpMux:
 		return 3
-	case OpLUT:
+	case OpLUT, OpParity:
 		return -1
 	}
 	return 0
@@ -91,7 +97,8 @@ func (o Op) IsBootstrapped() bool { return o.IsGate() && o != OpNot }
 // Node is one vertex of the circuit DAG.
 type Node struct {
 	Op Op
-	// In lists the fanins; its length is Op.Arity() (or 1..MaxLUTInputs for OpLUT).
+	// In lists the fanins; its length is Op.Arity() (or 1..MaxLUTInputs for
+	// OpLUT, 2..MaxParityInputs for OpParity).
 	In []NodeID
 	// Table is the truth table of an OpLUT node: bit i is the output when the
 	// inputs, read as a binary number with In[0] least significant, equal i.

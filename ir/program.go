@@ -14,7 +14,8 @@ type Program struct {
 	zeros   []int32 // OpConst0 nodes
 	code    []instr
 	luts    []lutInstr
-	outputs []int32 // node of each output bit
+	pars    [][]int32 // fanins of each PARITY node
+	outputs []int32   // node of each output bit
 }
 
 // instr is one gate. Two-input gates and NOT are evaluated without a branch
@@ -26,7 +27,7 @@ type Program struct {
 // with masks ma, mb, mo in {0, ^0} taken from flag bits. NOT is XOR with the
 // always-zero scratch slot. MUX and LUT set flagSlow and take a branch.
 type instr struct {
-	dst, a, b, c int32 // for LUTs, a indexes Program.luts
+	dst, a, b, c int32 // for LUTs, a indexes Program.luts; for PARITY, Program.pars
 	flags        uint8
 	op           Op
 }
@@ -41,16 +42,17 @@ const (
 
 // gateFlags gives the branch-free form of each simple gate.
 var gateFlags = [numOps]uint8{
-	OpNot:   flagNegOut, // a ^ 0 ^ 1
-	OpAnd:   flagAnd,
-	OpOr:    flagAnd | flagNegA | flagNegB | flagNegOut,
-	OpXor:   0,
-	OpNand:  flagAnd | flagNegOut,
-	OpNor:   flagAnd | flagNegA | flagNegB,
-	OpXnor:  flagNegOut,
-	OpAndNY: flagAnd | flagNegB,
-	OpMux:   flagSlow,
-	OpLUT:   flagSlow,
+	OpNot:    flagNegOut, // a ^ 0 ^ 1
+	OpAnd:    flagAnd,
+	OpOr:     flagAnd | flagNegA | flagNegB | flagNegOut,
+	OpXor:    0,
+	OpNand:   flagAnd | flagNegOut,
+	OpNor:    flagAnd | flagNegA | flagNegB,
+	OpXnor:   flagNegOut,
+	OpAndNY:  flagAnd | flagNegB,
+	OpMux:    flagSlow,
+	OpLUT:    flagSlow,
+	OpParity: flagSlow,
 }
 
 type lutInstr struct {
@@ -92,6 +94,13 @@ func (c *Circuit) Compile() *Program {
 			}
 			ins[0] = int32(len(p.luts))
 			p.luts = append(p.luts, l)
+		} else if n.Op == OpParity {
+			par := make([]int32, len(n.In))
+			for j, in := range n.In {
+				par[j] = int32(in)
+			}
+			ins[0] = int32(len(p.pars))
+			p.pars = append(p.pars, par)
 		} else {
 			for j, in := range n.In {
 				ins[j] = int32(in)
@@ -145,6 +154,13 @@ func (p *Program) slow(ins *instr, vals []uint64) uint64 {
 	if ins.op == OpMux {
 		s := vals[ins.a]
 		return (s & vals[ins.b]) | (^s & vals[ins.c])
+	}
+	if ins.op == OpParity {
+		var v uint64
+		for _, x := range p.pars[ins.a] {
+			v ^= vals[x]
+		}
+		return v
 	}
 	l := &p.luts[ins.a]
 	return evalLUT32(l.table, l.in[:l.k], vals)

@@ -19,7 +19,7 @@ type Stats struct {
 	Depth int
 	// AndDepth is the multiplicative depth: the longest path counting only
 	// gates of algebraic degree two or more over GF(2), the ones that cost a
-	// ciphertext multiplication in BGV/BFV-style schemes. XOR, XNOR and NOT are
+	// ciphertext multiplication in BGV/BFV-style schemes. XOR, XNOR, PARITY and NOT are
 	// free; AND, OR, NAND, NOR, ANDNY and MUX count one; a LUT counts zero if
 	// its function is affine (an XOR of inputs, possibly negated) and one
 	// otherwise, even when its degree is above two: a LUT is one bootstrap in
@@ -65,10 +65,10 @@ func ANF(table uint64, k int) uint64 {
 }
 
 // AndCost is the cost function of Stats.AndDepth: 1 for gates of degree two
-// or more, 0 for XOR, XNOR, NOT and affine LUTs.
+// or more, 0 for XOR, XNOR, PARITY, NOT and affine LUTs.
 func AndCost(n *Node) int {
 	switch n.Op {
-	case OpNot, OpXor, OpXnor:
+	case OpNot, OpXor, OpXnor, OpParity:
 		return 0
 	case OpLUT:
 		if IsAffineLUT(n.Table, len(n.In)) {

@@ -218,6 +218,10 @@ func parseHIRNode(toks []hirToken) (hirNode, error) {
 		if k := len(args); k < 6 && tbl>>(1<<k) != 0 {
 			return hn, fmt.Errorf("LUT%d table %#x has bits beyond entry %d", k, tbl, 1<<k)
 		}
+	case OpParity:
+		if k := len(args); k < 2 || k > MaxParityInputs {
+			return hn, fmt.Errorf("PARITY has %d inputs, want 2..%d", k, MaxParityInputs)
+		}
 	default:
 		if len(args) != op.Arity() {
 			return hn, fmt.Errorf("%v takes %d inputs, got %d", op, op.Arity(), len(args))

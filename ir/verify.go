@@ -34,6 +34,14 @@ func Verify(c *Circuit) error {
 				return fail("node %d (LUT%d) has table bits beyond entry %d", i, k, 1<<k)
 			}
 		}
+		if nd.Op == OpParity {
+			if k := len(nd.In); k < 2 || k > MaxParityInputs {
+				return fail("node %d (PARITY) has %d inputs, want 2..%d", i, k, MaxParityInputs)
+			}
+			if nd.Table != 0 {
+				return fail("node %d (PARITY) has a table", i)
+			}
+		}
 		for _, in := range nd.In {
 			if in < 0 || int(in) >= n {
 				return fail("node %d (%v) reads missing node %d", i, nd.Op, in)
