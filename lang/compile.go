@@ -24,6 +24,12 @@ type Options struct {
 	// zero value: ripple carry, array multiplier, fewest gates) or
 	// stdlib.DepthOptimized (parallel prefix, tree multiplier).
 	Style stdlib.Style
+	// FS, if non-nil, holds the program's own files: Compile's filename and
+	// every relative import are then slash-separated paths in FS (as
+	// io/fs requires), so that a Go package can embed an HDL program split
+	// over several files. Nil reads them from the operating system's file
+	// system. "stdlib/..." imports always come from the embedded library.
+	FS fs.FS
 
 	// maxNodes and maxSteps override the size budget (tests and fuzzing).
 	maxNodes, maxSteps int
@@ -55,7 +61,7 @@ func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
 	if opts.Style != stdlib.SizeOptimized && opts.Style != stdlib.DepthOptimized {
 		return nil, fmt.Errorf("compile %s: unknown lowering style %v", filename, opts.Style)
 	}
-	p, err := load(filename, src)
+	p, err := load(filename, src, opts.FS)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +86,7 @@ func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
 // CircuitNames parses src (and its imports) and lists the circuits declared
 // in it, in source order.
 func CircuitNames(filename string, src []byte) ([]string, error) {
-	p, err := load(filename, src)
+	p, err := load(filename, src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +98,8 @@ type srcFile struct {
 	name     string // as shown in positions: the path, or "stdlib/x.hdl"
 	src      []byte
 	ast      *File
-	embedded bool // read from stdlib.FS
+	embedded bool  // read from stdlib.FS
+	fsys     fs.FS // Options.FS, for the program's own files when set
 }
 
 func (f *srcFile) circuitNames() []string {
@@ -158,12 +165,16 @@ const maxErrors = 50
 
 // load parses the root file and, depth first, every import; then it builds
 // the global scope. Parse and import errors stop here.
-func load(filename string, src []byte) (*program, error) {
+func load(filename string, src []byte, fsys fs.FS) (*program, error) {
 	p := &program{files: map[string]*srcFile{}, globals: map[string]*global{},
 		consts: map[string]*constEntry{}, inlined: map[*FnDecl]bool{}}
 	// A clean name makes "./a.hdl" and an import of "a.hdl" the same file.
-	filename = filepath.Clean(filename)
-	root := &srcFile{name: filename, src: src}
+	if fsys != nil {
+		filename = path.Clean(filename)
+	} else {
+		filename = filepath.Clean(filename)
+	}
+	root := &srcFile{name: filename, src: src, fsys: fsys}
 	p.files[filename] = root
 	p.root = root
 	state := map[string]int{} // 1 = being loaded, 2 = done
@@ -198,6 +209,9 @@ func load(filename string, src []byte) (*program, error) {
 				continue
 			}
 			g := &srcFile{name: name, src: data, embedded: embedded}
+			if !embedded {
+				g.fsys = f.fsys
+			}
 			p.files[name] = g
 			visit(g)
 		}
@@ -229,7 +243,8 @@ func chainFrom(chain []string, name string) []string {
 
 // resolveImport maps an import path written in file from to a file name and
 // its contents: "stdlib/..." reads the embedded library, anything else is
-// relative to the importing file (inside the library for library files).
+// relative to the importing file (inside the library for library files, in
+// Options.FS for files read from it).
 func resolveImport(from *srcFile, imp string) (name string, data []byte, embedded bool, err error) {
 	if imp == "" {
 		return "", nil, false, errors.New("empty import path")
@@ -239,6 +254,16 @@ func resolveImport(from *srcFile, imp string) (name string, data []byte, embedde
 		name, embedded = path.Clean(imp), true
 	case from.embedded:
 		name, embedded = path.Join(path.Dir(from.name), imp), true
+	case from.fsys != nil:
+		name = path.Join(path.Dir(from.name), imp)
+		if !fs.ValidPath(name) {
+			return "", nil, false, fmt.Errorf("cannot import %q: it leaves the program's file system", imp)
+		}
+		data, err = fs.ReadFile(from.fsys, name)
+		if err != nil {
+			return "", nil, false, fmt.Errorf("cannot import %q: %w", imp, err)
+		}
+		return name, data, false, nil
 	case filepath.IsAbs(imp):
 		name = filepath.Clean(imp)
 	default:
