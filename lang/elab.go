@@ -60,6 +60,10 @@ type fnFrame struct {
 	hasRet  bool
 	retCond ir.NodeID
 	done    bool // returned on every path (known at compile time)
+	// doneByConst: done holds only because of a compile-time condition or
+	// loop bound (a constant argument, say), so statements after it are
+	// dead for this call but not unreachable code.
+	doneByConst bool
 }
 
 // abort stops elaboration when a budget is exceeded; it never escapes the package.

@@ -15,11 +15,15 @@ func (e *elab) execBlock(b *Block) {
 }
 
 // execStmts runs the statements of b in the current scope. Code after a
-// return that is taken on every path is an error.
+// return that is taken on every path is an error, unless the return was
+// only chosen by a compile-time value: `if c { return x; } return y;` is
+// fine when a call passes a constant c, and the rest is not elaborated.
 func (e *elab) execStmts(b *Block) {
 	for _, s := range b.Stmts {
 		if e.fn != nil && e.fn.done {
-			e.errorf(s.Pos, "unreachable code after return")
+			if !e.fn.doneByConst {
+				e.errorf(s.Pos, "unreachable code after return")
+			}
 			return
 		}
 		e.exec(s)
@@ -253,6 +257,7 @@ func (e *elab) execFor(f *ForStmt) {
 		e.execStmts(f.Body)
 		e.popScope()
 		if e.fn != nil && e.fn.done {
+			e.fn.doneByConst = true // the loop bounds decided it
 			return
 		}
 	}
@@ -282,6 +287,9 @@ func (e *elab) execIf(s *IfStmt) {
 			e.execBlock(s.Then)
 		} else {
 			e.execElse(s)
+		}
+		if e.fn != nil && e.fn.done {
+			e.fn.doneByConst = true
 		}
 		return
 	}
@@ -422,6 +430,7 @@ func (e *elab) merge(pos lexer.Position, sel ir.NodeID, th, el *state) {
 		}
 		f.retCond = e.b.Mux(sel, tf.retCond, ef.retCond)
 		f.done = tf.done && ef.done
+		f.doneByConst = tf.doneByConst || ef.doneByConst
 	}
 }
 
