@@ -38,6 +38,12 @@ func lowerGate(b *ir.Builder, op ir.Op, in []ir.NodeID) ir.NodeID {
 		return b.And(in[0], b.Not(in[1]))
 	case ir.OpMux:
 		return b.Xor(in[2], b.And(in[0], b.Xor(in[1], in[2])))
+	case ir.OpParity: // XOR is free in AND-depth: any tree will do
+		r := in[0]
+		for _, x := range in[1:] {
+			r = b.Xor(r, x)
+		}
+		return r
 	}
 	panic("optimize: internal error in pass \"and-depth\": unexpected op " + op.String())
 }

@@ -4,7 +4,8 @@ import "github.com/hcc-fhe/hcc/ir"
 
 // AbsorbNot folds NOT gates into the gates that read them: ¬a ∧ b becomes
 // ANDNY(b, a), ¬a ⊕ b becomes XNOR(a, b), MUX(¬s, t, f) becomes MUX(s, f, t),
-// and a LUT reading ¬a gets its table permuted. NOT costs nothing in FHEW but
+// a LUT reading ¬a gets its table permuted, and a PARITY reading NOTs reads
+// their inputs and gets one NOT on its output if their number is odd. NOT costs nothing in FHEW but
 // it is still a node to schedule, and leaving it in the way hides patterns
 // from later passes. NOTs that drive outputs stay.
 var AbsorbNot = Pass{
@@ -38,6 +39,16 @@ func absorbNotInto(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
 		return emitSame(b, n, in)
 	}
 	switch n.Op {
+	case ir.OpParity: // ¬a ⊕ b ⊕ ... = ¬(a ⊕ b ⊕ ...): the NOT moves to the output
+		odd := false
+		for _, v := range neg {
+			odd = odd != v
+		}
+		r := b.Parity(base...)
+		if odd {
+			r = b.Not(r)
+		}
+		return r
 	case ir.OpMux:
 		if !neg[1] && !neg[2] { // MUX(¬s, t, f) = MUX(s, f, t)
 			return b.Mux(base[0], in[2], in[1])

@@ -80,6 +80,8 @@ func emitSame(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
 		return b.Mux(in[0], in[1], in[2])
 	case ir.OpLUT:
 		return foldLUT(b, n.Table, in)
+	case ir.OpParity:
+		return b.Parity(in...)
 	}
 	panic("optimize: internal error: unexpected op " + n.Op.String())
 }

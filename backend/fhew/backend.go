@@ -27,13 +27,14 @@ type LUTTarget struct {
 	p       Params
 	maxFail float64 // log2 of the largest accepted failure probability
 	maxK    int
+	maxPar  int // widest PARITY within maxFail
 }
 
 // NewLUTTarget returns the LUT capability of p for functions whose predicted
 // failure probability (GateFailureLog2 of their weights) is at most
 // 2^maxFailureLog2.
 func NewLUTTarget(p Params, maxFailureLog2 float64) LUTTarget {
-	t := LUTTarget{p: p, maxFail: maxFailureLog2}
+	t := LUTTarget{p: p, maxFail: maxFailureLog2, maxPar: p.MaxParityInputs(maxFailureLog2)}
 	// The cheapest way for a k-input function to depend on all its inputs is
 	// weight 1 on each (norm k), and a symmetric h(Σ x_i mod P) that is not
 	// constant does depend on all of them; so the widest useful k is the
@@ -43,7 +44,7 @@ func NewLUTTarget(p Params, maxFailureLog2 float64) LUTTarget {
 		for i := range ones {
 			ones[i] = 1
 		}
-		if p.GateFailureLog2(ones) <= maxFailureLog2 {
+		if p.SumFailureLog2(ones) <= maxFailureLog2 {
 			t.maxK = k
 		}
 	}
@@ -57,6 +58,11 @@ func (t LUTTarget) Params() Params { return t.p }
 // inputs passes the failure bound (0 if none does).
 func (t LUTTarget) MaxLUTInputs() int { return t.maxK }
 
+// MaxParityInputs is the widest ir.OpParity node the Backend evaluates in
+// one bootstrap within the bound (Params.MaxParityInputs); the optimizer
+// maps XOR cones of up to this many leaves to one PARITY node.
+func (t LUTTarget) MaxParityInputs() int { return t.maxPar }
+
 // CanEvalLUT reports whether one bootstrap evaluates the k-input table
 // (bit i = f(i), input 0 least significant, as ir.LUT) within the bound.
 func (t LUTTarget) CanEvalLUT(table uint64, k int) bool {
@@ -64,7 +70,7 @@ func (t LUTTarget) CanEvalLUT(table uint64, k int) bool {
 		return false
 	}
 	w, ok := t.p.CanEvalLUT(table, k)
-	return ok && t.p.GateFailureLog2(w) <= t.maxFail
+	return ok && t.p.SumFailureLog2(w) <= t.maxFail
 }
 
 // GateBootstraps returns how many bootstraps one node of op costs on this set:
@@ -80,7 +86,7 @@ func (t LUTTarget) GateBootstraps(op ir.Op) int {
 			return 1
 		}
 		return 2
-	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT:
+	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT, ir.OpParity:
 		return 1
 	}
 	return 0
@@ -106,11 +112,12 @@ func (t LUTTarget) CircuitBootstraps(c *ir.Circuit) int {
 const muxTable = 0b11011000
 
 // Backend is an Evaluator seen by the runtime (backend.Evaluator): it
-// evaluates NOT for free, the two-input gates, MUX and LUT nodes that its
-// LUTTarget accepts. Immutable and shared by all workers.
+// evaluates NOT for free, the two-input gates, MUX, and the LUT and PARITY
+// nodes that its LUTTarget accepts. Immutable and shared by all workers.
 type Backend struct {
-	ev  *Evaluator
-	lut LUTTarget
+	ev    *Evaluator
+	lut   LUTTarget
+	gates [numGates]lutPlan // the two-input gates as the workers evaluate them
 }
 
 // NewBackend wraps ev with the LUT capability NewLUTTarget(ev.Params(),
@@ -122,7 +129,11 @@ func NewBackend(ev *Evaluator) *Backend {
 // NewBackendWithTarget wraps ev with a given LUT capability (it must be for
 // ev's parameter set).
 func NewBackendWithTarget(ev *Evaluator, t LUTTarget) *Backend {
-	return &Backend{ev: ev, lut: t}
+	b := &Backend{ev: ev, lut: t}
+	for g := range b.gates {
+		b.gates[g] = *gatePlan(ev.params, g)
+	}
+	return b
 }
 
 // Evaluator returns the wrapped gate evaluator.
@@ -133,7 +144,7 @@ func (b *Backend) Evaluator() *Evaluator { return b.ev }
 func (b *Backend) LUTTarget() LUTTarget { return b.lut }
 
 // nativeOps are the ir ops Worker.Eval accepts.
-var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}
+var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}
 
 // Capabilities implements backend.Evaluator: every gate op, LUTs within the
 // target's bound, one circuit instance per ciphertext.
@@ -145,15 +156,16 @@ func (b *Backend) Capabilities() backend.Capabilities {
 // temporary ciphertext (MUX at P = 4).
 func (b *Backend) NewWorker() backend.Worker {
 	p := b.ev.params
-	return &worker{ev: b.ev, lut: b.lut, sc: NewScratch(p), tmp: NewCiphertext(p)}
+	return &worker{ev: b.ev, lut: b.lut, gates: &b.gates, sc: NewScratch(p), tmp: NewCiphertext(p)}
 }
 
 type worker struct {
-	ev  *Evaluator
-	lut LUTTarget
-	sc  *Scratch
-	tmp *Ciphertext
-	in  [MaxLUTInputs]*Ciphertext
+	ev    *Evaluator
+	lut   LUTTarget
+	gates *[numGates]lutPlan
+	sc    *Scratch
+	tmp   *Ciphertext
+	in    [ir.MaxParityInputs]*Ciphertext
 }
 
 // NewCiphertext allocates a gate-level ciphertext (*Ciphertext).
@@ -194,23 +206,13 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 		x[j] = ct
 	}
 	ev, sc := w.ev, w.sc
+	// Two-input gates and LUTs go through findPlan, not the Evaluator's gate
+	// table: XOR and XNOR (and LUTs with even weights) get the wide margin.
 	switch n.Op {
 	case ir.OpNot:
 		ev.Not(x[0], o)
-	case ir.OpAnd:
-		ev.AND(x[0], x[1], o, sc)
-	case ir.OpOr:
-		ev.OR(x[0], x[1], o, sc)
-	case ir.OpXor:
-		ev.XOR(x[0], x[1], o, sc)
-	case ir.OpNand:
-		ev.NAND(x[0], x[1], o, sc)
-	case ir.OpNor:
-		ev.NOR(x[0], x[1], o, sc)
-	case ir.OpXnor:
-		ev.XNOR(x[0], x[1], o, sc)
-	case ir.OpAndNY:
-		ev.ANDNY(x[0], x[1], o, sc)
+	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY:
+		ev.evalPlan(&w.gates[opGate[n.Op]], x, o, sc)
 	case ir.OpMux:
 		ev.MUX(x[0], x[1], x[2], o, sc, w.tmp)
 	case ir.OpLUT:
@@ -218,7 +220,14 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 			return fmt.Errorf("fhew: LUT%d %#x is not evaluable in one bootstrap within 2^%.0f failure on %s",
 				len(x), n.Table, w.lut.maxFail, ev.params.Name())
 		}
-		if err := ev.EvalLUT(n.Table, x, o, sc); err != nil {
+		pl := findPlan(ev.params.slots, n.Table, len(x))
+		ev.evalPlan(&pl, x, o, sc)
+	case ir.OpParity:
+		if len(x) > w.lut.maxPar {
+			return fmt.Errorf("fhew: PARITY of %d inputs exceeds %d, the widest within 2^%.0f failure on %s",
+				len(x), w.lut.maxPar, w.lut.maxFail, ev.params.Name())
+		}
+		if err := ev.EvalParity(x, o, sc); err != nil {
 			return err
 		}
 	default:

@@ -136,9 +136,9 @@ func TestLUTTarget(t *testing.T) {
 		{"LOWFAIL_T/XOR3", low, xor3, 3, true},
 		{"LOWFAIL_T/MAJ3", low, maj3, 3, true},
 		{"LOWFAIL_T/AND3", low, and3, 3, false}, // not a P = 4 function at all
-		{"STD128_T/XOR3", std, xor3, 3, false},  // 2^-30: outside the bound
+		{"STD128_T/XOR3", std, xor3, 3, true},   // 2,2,1 was 2^-30; 2,2,2 at margin 1/4 is 2^-87
 		{"STD128_T/MAJ3", std, maj3, 3, true},   // weights 1,1,1: 2^-66
-		{"STD128_T/XOR2", std, 0b0110, 2, true}, // weights 2,1: 2^-46
+		{"STD128_T/XOR2", std, 0b0110, 2, true}, // weights 2,2 at margin 1/4: 2^-123
 		{"LOWFAIL3_T/AND3", p8, and3, 3, true},
 		{"LOWFAIL_T/k=7", low, 1, 7, false},
 	} {

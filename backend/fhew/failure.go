@@ -9,7 +9,7 @@ import (
 
 // Failure probability of a whole circuit: every bootstrap decides wrongly
 // with the Gaussian tail probability of its input noise beyond the margin
-// 1/(2P) (noise.go), and the probability that some bootstrap of the run
+// d/(2P) (noise.go; d > 1 for even weights, parity.go), and the probability that some bootstrap of the run
 // fails is at most the sum over bootstraps (union bound). That sum is what
 // `hcc run` can print next to a result.
 //
@@ -50,7 +50,8 @@ var opGate = map[ir.Op]int{
 }
 
 // CircuitFailure returns the predicted failure of running c on p with the
-// Backend (same bootstraps: MUX in one or two, LUTs in one). It fails on a
+// Backend (same bootstraps and weights: MUX in one or two, gates, LUTs and
+// PARITY in one, even weights with the wide margin). It fails on a
 // LUT that one bootstrap cannot evaluate on p and on ops it does not know.
 func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 	m := p.Noise()
@@ -76,7 +77,7 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 	}
 	// gate returns log2 P(failure) of one bootstrap on Σ w_i·in_i, where
 	// the inputs are the noise sources ins.
-	var terms [MaxLUTInputs + 1]struct {
+	var terms [ir.MaxParityInputs + 1]struct {
 		id ir.NodeID
 		w  int
 	}
@@ -100,9 +101,10 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 		for _, t := range terms[:nt] {
 			v += float64(t.w*t.w) * variance[t.id]
 		}
-		return log2GaussTail(p.margin() / math.Sqrt(v))
+		d := float64(marginFactor(p.slots, weights))
+		return log2GaussTail(d * p.margin() / math.Sqrt(v))
 	}
-	var ins [MaxLUTInputs]noiseSource
+	var ins [ir.MaxParityInputs]noiseSource
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		id := ir.NodeID(i)
@@ -132,17 +134,23 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 			variance[i] = m.Output
 			add(gate(gateWeights(p, gateMUX2), []noiseSource{{id: id, sign: 1}, x[0], x[2]}), id)
 		case ir.OpLUT:
-			e := findLUTEntry(p.slots, n.Table, len(n.In))
-			if !e.ok {
+			pl := findPlan(p.slots, n.Table, len(n.In))
+			if !pl.ok {
 				return res, fmt.Errorf("fhew: node %d: LUT%d %#x needs more than one bootstrap on %s", i, len(n.In), n.Table, p.lit.Name)
 			}
-			add(gate(e.spec.Weights, x), id)
+			add(gate(pl.spec.Weights, x), id)
+		case ir.OpParity:
+			w := make([]int, len(n.In))
+			for j := range w {
+				w[j] = p.slots / 2
+			}
+			add(gate(w, x), id)
 		default:
 			g, ok := opGate[n.Op]
 			if !ok {
 				return res, fmt.Errorf("fhew: node %d: cannot evaluate a %v node", i, n.Op)
 			}
-			add(gate(gateWeights(p, g), x), id)
+			add(gate(gatePlan(p, g).spec.Weights, x), id)
 		}
 		src[i], variance[i] = noiseSource{id: id, sign: 1}, m.Output
 	}
@@ -150,6 +158,14 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 		res.Log2Failure = sumTop + math.Log2(sumScaled)
 	}
 	return res, nil
+}
+
+// gatePlan is how the Backend evaluates gate g on p (with the wide margin
+// when its weights allow, e.g. XOR on 2, 2 at P = 4).
+func gatePlan(p Params, g int) *lutPlan {
+	d := gateTables[g]
+	pl := findPlan(p.slots, d.table, d.k)
+	return &pl
 }
 
 // gateWeights returns the weights the evaluator uses for gate g on p.

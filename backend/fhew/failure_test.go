@@ -54,14 +54,16 @@ func TestCircuitFailure(t *testing.T) {
 	}
 
 	// One source reaching a gate twice adds coherently; through a NOT the
-	// contributions cancel (XOR uses weights 2, 1 at P = 4: 2 - 1 = 1 left).
+	// contributions cancel (XOR uses weights 2, 2 at P = 4 with margin 1/4:
+	// nothing of g is left, only key switching and rounding).
 	f, _ = p.CircuitFailure(circuitOf(2, node(ir.OpAnd, 0, 1), node(ir.OpAnd, 2, 2)))
 	near("AND(g, g)", f.Log2Failure, math.Log2(math.Exp2(tail(2*fresh))+math.Exp2(tail(4*m.Output))))
 	f, _ = p.CircuitFailure(circuitOf(2, node(ir.OpAnd, 0, 1), node(ir.OpNot, 2), node(ir.OpXor, 2, 3)))
-	if w := gateWeights(p, gateXOR); len(w) != 2 || w[0] != 2 || w[1] != 1 {
-		t.Fatalf("XOR weights %v", w)
+	if pl := gatePlan(p, gateXOR); len(pl.spec.Weights) != 2 || pl.spec.Weights[0] != 2 || pl.spec.Weights[1] != 2 || pl.d != 2 {
+		t.Fatalf("XOR plan %+v", pl)
 	}
-	near("XOR(g, NOT g)", f.Log2Failure, math.Log2(math.Exp2(tail(2*fresh))+math.Exp2(tail(m.Output))))
+	wide := log2GaussTail(2 * p.margin() / math.Sqrt(m.KeySwitch+m.Rounding))
+	near("XOR(g, NOT g)", f.Log2Failure, math.Log2(math.Exp2(tail(2*fresh))+math.Exp2(wide)))
 	if f.Bootstraps != 2 {
 		t.Errorf("NOT is free: %d bootstraps", f.Bootstraps)
 	}

@@ -50,11 +50,6 @@ type lutEntry struct {
 	ok   bool
 }
 
-func findLUT(slots int, table uint64, k int) (LUTSpec, bool) {
-	e := findLUTEntry(slots, table, k)
-	return e.spec, e.ok
-}
-
 // weightChoices are the weights tried: every residue mod P, each as its
 // representative of smallest absolute value (the noise grows with w²).
 func weightChoices(slots int) []int {
@@ -154,12 +149,17 @@ func lutPattern(slots int, table uint64, k int, w []int) (uint8, bool) {
 // 0 the least significant bit of i) is evaluable in one bootstrap, and with
 // which weights. The answer depends only on the encoding (Slots); the
 // failure probability also on the noise (GateFailureLog2).
+//
+// The weights are those the Backend evaluates with (findPlan): when a
+// weight vector whose entries are all multiples of d has the smaller noise
+// relative to its d-fold margin, that one is returned, and GateFailureLog2
+// credits it with the wider margin.
 func (p Params) CanEvalLUT(table uint64, k int) (weights []int, ok bool) {
-	s, ok := findLUT(p.slots, table, k)
-	if !ok {
+	pl := findPlan(p.slots, table, k)
+	if !pl.ok {
 		return nil, false
 	}
-	return append([]int(nil), s.Weights...), true
+	return append([]int(nil), pl.spec.Weights...), true
 }
 
 // LUTSupport is one function the set evaluates in one bootstrap.
@@ -180,8 +180,8 @@ func (p Params) LUTCapability(k int) []LUTSupport {
 	}
 	var out []LUTSupport
 	for t := uint64(0); t < uint64(1)<<(1<<uint(k)); t++ {
-		if s, ok := findLUT(p.slots, t, k); ok {
-			out = append(out, LUTSupport{Table: t, LUTSpec: s, Log2Failure: p.GateFailureLog2(s.Weights)})
+		if pl := findPlan(p.slots, t, k); pl.ok {
+			out = append(out, LUTSupport{Table: t, LUTSpec: pl.spec, Log2Failure: p.GateFailureLog2(pl.spec.Weights)})
 		}
 	}
 	return out

@@ -1,0 +1,242 @@
+package fhew
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// TestPlanDecisions checks every plan's arithmetic in plaintext: for each
+// input x the shifted phase v + (d-1)/2, moved by any noise below the
+// margin d/2 slots, must fall in a region whose pattern bit (negacyclically
+// extended) is f(x). All 2- and 3-input tables at P = 4 and P = 8.
+func TestPlanDecisions(t *testing.T) {
+	for _, P := range []int{4, 8} {
+		for k := 1; k <= 3; k++ {
+			for table := uint64(0); table < 1<<(1<<k); table++ {
+				pl := findPlan(P, table, k)
+				if !pl.ok {
+					continue
+				}
+				if d := marginFactor(P, pl.spec.Weights); d != pl.d && !(pl.d == 1 && d > 1) {
+					t.Fatalf("P=%d table %#x: plan d = %d, weights %v give %d", P, table, pl.d, pl.spec.Weights, d)
+				}
+				h := func(r int) uint64 { // pattern bit of region r (mod P)
+					r = ((r % P) + P) % P
+					if r >= P/2 {
+						return uint64(pl.spec.Pattern>>uint(r-P/2)&1) ^ 1
+					}
+					return uint64(pl.spec.Pattern >> uint(r) & 1)
+				}
+				for x := 0; x < 1<<k; x++ {
+					v := 0
+					for i, w := range pl.spec.Weights {
+						v += w * (x >> i & 1)
+					}
+					// Phase in half slots: 2v + (d-1); noise up to d-ε half
+					// slots each way; region r covers half slots [2r-1, 2r+1).
+					for e := -(pl.d - 1); e <= pl.d-1; e++ {
+						ph := 2*v + pl.d - 1 + e
+						r := int(math.Floor(float64(ph+1) / 2))
+						if got := h(r); got != table>>uint(x)&1 {
+							t.Fatalf("P=%d table %#x plan %+v: x=%d noise %d half slots decides %d", P, table, pl.spec, x, e, got)
+						}
+					}
+				}
+			}
+		}
+	}
+	// XOR at P = 4 is a parity: weights 2, 2 and the doubled margin.
+	if pl := findPlan(4, 0b0110, 2); pl.d != 2 || pl.spec.Weights[0] != 2 || pl.spec.Weights[1] != 2 {
+		t.Errorf("XOR plan %+v", pl)
+	}
+}
+
+// TestParityFailureModel pins the parity model: it equals a sum with
+// weights P/2 at margin 1/4, decreases in k, and XOR on STD128_LOWFAIL_T is
+// now as safe as AND (both far below 2^-190).
+func TestParityFailureModel(t *testing.T) {
+	p, err := NewParams(STD128_LOWFAIL_T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := p.ParityFailureLog2(5), p.SumFailureLog2([]int{2, 2, 2, 2, 2}); math.Abs(a-b) > 1e-9 {
+		t.Errorf("parity 5 = 2^%.3f, sum of weights 2 = 2^%.3f", a, b)
+	}
+	prev := math.Inf(-1)
+	for k := 2; k <= ir.MaxParityInputs; k++ {
+		f := p.ParityFailureLog2(k)
+		if f <= prev {
+			t.Fatalf("failure not increasing in k at %d", k)
+		}
+		prev = f
+	}
+	xor := p.SumFailureLog2(gatePlan(p, gateXOR).spec.Weights)
+	and := p.SumFailureLog2(gatePlan(p, gateAND).spec.Weights)
+	if xor > -190 || and > -190 || xor > and {
+		t.Errorf("XOR 2^%.1f, AND 2^%.1f", xor, and)
+	}
+	K := p.MaxParityInputs(DefaultLUTFailureLog2)
+	if K < 16 || (K < ir.MaxParityInputs && p.ParityFailureLog2(K+1) <= DefaultLUTFailureLog2) || p.ParityFailureLog2(K) > DefaultLUTFailureLog2 {
+		t.Errorf("MaxParityInputs = %d (2^%.1f)", K, p.ParityFailureLog2(K))
+	}
+	t.Logf("STD128_LOWFAIL_T: XOR 2^%.1f, AND 2^%.1f, parity 16: 2^%.1f, 64: 2^%.1f, K = %d",
+		xor, and, p.ParityFailureLog2(16), p.ParityFailureLog2(64), K)
+	std, _ := NewParams(STD128_T)
+	if k := std.MaxParityInputs(DefaultLUTFailureLog2); k < 6 || k > 8 {
+		t.Errorf("STD128_T: MaxParityInputs = %d, want 6..8 (2^-41.5 at 7)", k)
+	}
+}
+
+// parityTruth checks EvalParity, and the Backend's XOR, on random inputs.
+func parityTruth(t *testing.T, lit ParamsLiteral, ks []int, trials int) {
+	k := kitFor(t, lit)
+	sc := NewScratch(k.p)
+	rng := rand.New(rand.NewPCG(uint64(len(lit.Name)), 7))
+	out := NewCiphertext(k.p)
+	for _, n := range ks {
+		for trial := 0; trial < trials; trial++ {
+			in := make([]*Ciphertext, n)
+			want := 0
+			for i := range in {
+				b := rng.IntN(2)
+				want ^= b
+				in[i] = k.enc.EncryptNew(b)
+				if rng.IntN(2) == 0 { // a bootstrapped input, as in a circuit
+					k.ev.Bootstrap(in[i], in[i], sc)
+				}
+			}
+			if err := k.ev.EvalParity(in, out, sc); err != nil {
+				t.Fatal(err)
+			}
+			got, err := k.sk.Decrypt(out)
+			if err != nil || got != want {
+				t.Fatalf("%s: parity of %d inputs = %d (%v), want %d", lit.Name, n, got, err, want)
+			}
+		}
+	}
+}
+
+func TestEvalParityToy(t *testing.T) {
+	parityTruth(t, ToySigned, []int{1, 2, 3, 4, 5, 9, 17, 33, 64}, 6)
+	parityTruth(t, ToySlots8, []int{2, 3, 7, 40}, 4)
+	// Every input combination for k = 2, 3 (through the Backend's worker:
+	// PARITY nodes, and XOR on its wide-margin plan).
+	k := kitFor(t, ToySigned)
+	w := NewBackend(k.ev).NewWorker()
+	out := w.NewCiphertext()
+	for n := 2; n <= 3; n++ {
+		for x := 0; x < 1<<n; x++ {
+			in := make([]backend.Ciphertext, n)
+			want := 0
+			for i := range in {
+				want ^= x >> i & 1
+				in[i] = k.enc.EncryptNew(x >> i & 1)
+			}
+			ops := []ir.Op{ir.OpParity}
+			if n == 2 {
+				ops = append(ops, ir.OpXor, ir.OpXnor)
+			}
+			for _, op := range ops {
+				nd := &ir.Node{Op: op, In: make([]ir.NodeID, n)}
+				if err := w.Eval(nd, in, out); err != nil {
+					t.Fatal(err)
+				}
+				got, err := k.sk.Decrypt(out.(*Ciphertext))
+				if op == ir.OpXnor {
+					got ^= 1
+				}
+				if err != nil || got != want {
+					t.Fatalf("%v on %03b = %d (%v), want %d", op, x, got, err, want)
+				}
+			}
+		}
+	}
+}
+
+func TestEvalParity128(t *testing.T) {
+	if testing.Short() {
+		t.Skip("128-bit keys")
+	}
+	parityTruth(t, STD128_LOWFAIL_T, []int{2, 7, 33, 64}, 2)
+}
+
+// TestParityNoise measures the error a parity's blind rotation sees (key
+// switched, rounded to M, shifted) on STD128_LOWFAIL_T against the model
+// 4k·Output + KeySwitch + Rounding. The inputs come from a pool of
+// bootstrapped ciphertexts whose own errors e_i are known (NoiseOf), so each
+// sample splits into the input part Σ 2·e_i and the residual the key switch
+// and rounding add; the pool's e_i check Output, the residuals check
+// KeySwitch + Rounding, and the totals (with e_i reused across samples, so
+// only for small k) check that the parts add.
+func TestParityNoise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("128-bit keys")
+	}
+	k := kitFor(t, STD128_LOWFAIL_T)
+	p := k.p
+	sc := NewScratch(p)
+	rng := rand.New(rand.NewPCG(11, 12))
+	const pool, samples = 96, 600
+	cts := make([]*Ciphertext, pool)
+	bits := make([]int, pool)
+	errs := make([]float64, pool)
+	qks := float64(p.qks)
+	var out2 float64
+	for i := range cts {
+		bits[i] = rng.IntN(2)
+		cts[i] = NewCiphertext(p)
+		k.ev.Bootstrap(k.enc.EncryptNew(bits[i]), cts[i], sc)
+		errs[i] = float64(k.sk.NoiseOf(cts[i], bits[i])) / qks
+		out2 += errs[i] * errs[i]
+	}
+	m := p.Noise()
+	outStd, outModel := math.Sqrt(out2/pool), math.Sqrt(m.Output)
+	t.Logf("bootstrap output: measured std %.5f, model %.5f, ratio %.3f", outStd, outModel, outStd/outModel)
+	if r := outStd / outModel; r < 0.75 || r > 1.25 {
+		t.Errorf("output std %.5f vs model %.5f", outStd, outModel)
+	}
+	M := p.M
+	d := p.slots / 2
+	for _, n := range []int{4, 16, 64} {
+		var tot2, res2 float64
+		for s := 0; s < samples; s++ {
+			perm := rng.Perm(pool)[:n]
+			in := make([]*Ciphertext, n)
+			par, inErr := 0, 0.0
+			for j, i := range perm {
+				in[j] = cts[i]
+				par ^= bits[i]
+				inErr += 2 * errs[i]
+			}
+			combine(p.params, in, parityWeights[p.slots][:n], 0, sc)
+			sc.comb[0] += uint16((d - 1) * p.qks / (2 * p.slots))
+			beta := prepareBlindRotation(p.params, k.ev.ek.ksk, sc)
+			phase := beta
+			for j, a := range sc.alpha {
+				phase += int(a) * int(k.sk.s[j])
+			}
+			want := par*M/2 + (d-1)*M/(2*p.slots)
+			e := ((phase-want)%M + M) % M
+			if e >= M/2 {
+				e -= M
+			}
+			x := float64(e) / float64(M)
+			tot2 += x * x
+			res2 += (x - inErr) * (x - inErr)
+		}
+		res, resModel := math.Sqrt(res2/samples), math.Sqrt(m.KeySwitch+m.Rounding)
+		tot, totModel := math.Sqrt(tot2/samples), math.Sqrt(4*float64(n)*m.Output+m.KeySwitch+m.Rounding)
+		t.Logf("k=%d: residual std %.5f (model %.5f, ratio %.3f); total %.5f (model %.5f, ratio %.3f; margin 0.25)",
+			n, res, resModel, res/resModel, tot, totModel, tot/totModel)
+		if r := res / resModel; r < 0.85 || r > 1.15 {
+			t.Errorf("k=%d: residual std %.5f vs model %.5f", n, res, resModel)
+		}
+		if r := tot / totModel; n <= 16 && (r < 0.75 || r > 1.25) {
+			t.Errorf("k=%d: total std %.5f vs model %.5f", n, tot, totModel)
+		}
+	}
+}
