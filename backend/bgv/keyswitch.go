@@ -251,20 +251,8 @@ func (pr *Params) keySwitch(c *Poly, key *SwitchingKey, out0, out1 *Poly, sc *Sc
 		b, a := key.B[dg.key], key.A[dg.key]
 		for row := 0; row < nExt; row++ {
 			idx := lv.qp[row]
-			md := &r.moduli[idx]
-			x, kb, ka := digit[row][:r.n], b.Rows[idx][:r.n], a.Rows[idx][:r.n]
-			z0, z1 := sc.acc0[row][:r.n], sc.acc1[row][:r.n]
-			if j == 0 {
-				for k := range x {
-					z0[k] = md.mul(x[k], kb[k])
-					z1[k] = md.mul(x[k], ka[k])
-				}
-				continue
-			}
-			for k := range x {
-				z0[k] = addMod(z0[k], md.mul(x[k], kb[k]), md.q)
-				z1[k] = addMod(z1[k], md.mul(x[k], ka[k]), md.q)
-			}
+			r.moduli[idx].mulAdd2Vec(digit[row][:r.n], b.Rows[idx][:r.n], a.Rows[idx][:r.n],
+				sc.acc0[row][:r.n], sc.acc1[row][:r.n], j != 0)
 		}
 	}
 	pr.divideByP(t, sc.acc0[:nExt], out0, sc)

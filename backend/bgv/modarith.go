@@ -19,6 +19,9 @@ type modulus struct {
 	q, twoQ uint64
 	bHi     uint64 // floor(2^128/q) = bHi·2^64 + bLo
 	bLo     uint64
+	// bar = {q, k-1, 65-k, floor(2^(k+63)/q)} for the bit length k of q:
+	// the Barrett constants of the vector products (MULBAR in vec_amd64.s).
+	bar [4]uint64
 }
 
 func newModulus(q uint64) modulus {
@@ -26,7 +29,49 @@ func newModulus(q uint64) modulus {
 	// step has quotient 0 and remainder 1 since q > 1.
 	hi, r := bits.Div64(1, 0, q)
 	lo, _ := bits.Div64(r, 0, q)
-	return modulus{q: q, twoQ: 2 * q, bHi: hi, bLo: lo}
+	k := uint64(bits.Len64(q))
+	// 2^(k-1) < q (q is odd), so the quotient fits a word.
+	mu, _ := bits.Div64(1<<(k-1), 0, q)
+	return modulus{q: q, twoQ: 2 * q, bHi: hi, bLo: lo, bar: [4]uint64{q, k - 1, 65 - k, mu}}
+}
+
+// mulVec sets out = a·b mod q for a, b < q, on the vector kernel where
+// available. out may alias a or b; len(out) entries.
+func (m *modulus) mulVec(a, b, out []uint64) {
+	k := mulModVec(a, b, out, &m.bar, false)
+	a, b = a[k:len(out)], b[k:len(out)]
+	for i, o := range a {
+		out[k+i] = m.mul(o, b[i])
+	}
+}
+
+// mulAddVec sets out = out + a·b mod q for a, b, out in [0, q).
+func (m *modulus) mulAddVec(a, b, out []uint64) {
+	k := mulModVec(a, b, out, &m.bar, true)
+	a, b = a[k:len(out)], b[k:len(out)]
+	for i, o := range a {
+		out[k+i] = addMod(out[k+i], m.mul(o, b[i]), m.q)
+	}
+}
+
+// mulAdd2Vec sets out0 = x·b0, out1 = x·b1 mod q, or adds the products to
+// out0, out1 when add: one row of a key-switching inner product (x loaded
+// once for both key components).
+func (m *modulus) mulAdd2Vec(x, b0, b1, out0, out1 []uint64, add bool) {
+	k := mulMod2Vec(x, b0, b1, out0, out1, &m.bar, add)
+	n := len(x)
+	x, b0, b1, out0, out1 = x[k:], b0[k:n], b1[k:n], out0[k:n], out1[k:n]
+	if !add {
+		for i, v := range x {
+			out0[i] = m.mul(v, b0[i])
+			out1[i] = m.mul(v, b1[i])
+		}
+		return
+	}
+	for i, v := range x {
+		out0[i] = addMod(out0[i], m.mul(v, b0[i]), m.q)
+		out1[i] = addMod(out1[i], m.mul(v, b1[i]), m.q)
+	}
 }
 
 // shoup returns floor(w·2^64 / q), the Shoup companion of the constant w < q.
@@ -82,21 +127,18 @@ func (m *modulus) reduce(a uint64) uint64 {
 	return m.reduce128(0, a)
 }
 
-// add returns a+b mod q for a, b < q.
+// addMod returns a+b mod q for a, b < q. Branch-free (min compiles to a
+// conditional move): on random residues a branch mispredicts half the time.
 func addMod(a, b, q uint64) uint64 {
 	s := a + b
-	if s >= q {
-		s -= q
-	}
-	return s
+	return min(s, s-q)
 }
 
-// subMod returns a-b mod q for a, b < q.
+// subMod returns a-b mod q for a, b < q, branch-free: when a < b, a-b wraps
+// above 2^63 and a-b+q is the smaller value.
 func subMod(a, b, q uint64) uint64 {
-	if a >= b {
-		return a - b
-	}
-	return a + q - b
+	r := a - b
+	return min(r, r+q)
 }
 
 // powMod returns a^e mod q (table construction only).

@@ -24,6 +24,10 @@ type cyclicNTT struct {
 	// elements uses entries h..2h-1, entry h+j = ω^(j·N/(2h)) (inverse: ω^-…).
 	tw, twShoup   []uint64
 	itw, itwShoup []uint64
+	// vconst holds the twiddles of middleAVX's size-8 transforms (N >= 8):
+	// ω^(N/8), ω^(N/4), ω^(3N/8), then their inverses, each as (w, w',
+	// w' >> 32) with w' the Shoup companion.
+	vconst [18]uint64
 }
 
 func newCyclicNTT(q uint64, n int) (*cyclicNTT, error) {
@@ -51,7 +55,33 @@ func newCyclicNTT(q uint64, n int) (*cyclicNTT, error) {
 			x, xi = mulModSlow(x, w, q), mulModSlow(xi, wi, q)
 		}
 	}
+	if n >= 8 {
+		for i, idx := range []int{5, 3, 7} {
+			t.vconst[3*i], t.vconst[3*i+1], t.vconst[3*i+2] = t.tw[idx], t.twShoup[idx], t.twShoup[idx]>>32
+			t.vconst[9+3*i], t.vconst[10+3*i], t.vconst[11+3*i] = t.itw[idx], t.itwShoup[idx], t.itwShoup[idx]>>32
+		}
+	}
 	return t, nil
+}
+
+// vecMinN is the smallest length the vector kernels handle: middleAVX works
+// on groups of 64 entries.
+const vecMinN = 64
+
+// kernelLayoutVec permutes a kernel (bit-reversed order) into middleAVX's
+// layout: within each group of 64 entries, the 8×8 transpose, so that entry
+// 8k+b of the group is position k of block b.
+func kernelLayoutVec(k []uint64) {
+	var tmp [64]uint64
+	for g := 0; g+64 <= len(k); g += 64 {
+		blk := k[g : g+64]
+		for b := 0; b < 8; b++ {
+			for j := 0; j < 8; j++ {
+				tmp[8*j+b] = blk[8*b+j]
+			}
+		}
+		copy(blk, tmp[:])
+	}
 }
 
 // rootOfUnity returns a primitive k-th root of unity modulo the prime q for

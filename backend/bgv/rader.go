@@ -83,6 +83,7 @@ type Transform struct {
 	p    modulus // the RNS prime
 	ntt  *cyclicNTT
 	aux  bool       // ntt.mod.q != p
+	vec  bool       // convolutions run on the AVX-512 kernels (kernels in their layout)
 	ntt2 *cyclicNTT // second auxiliary transform (two-auxiliary mode), else nil
 	zeta uint64
 	// Two-auxiliary mode: Q^-1 mod Q' and Q mod p, with Shoup companions,
@@ -102,11 +103,17 @@ type Transform struct {
 // auxiliary NTTs (primes ≡ 1 mod N) used when p itself is not NTT-friendly
 // for length N.
 func newTransform(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT) (*Transform, error) {
+	return newTransformVec(plan, p, auxNTT, auxNTT2, hasVec && plan.bigN >= vecMinN)
+}
+
+// newTransformVec is newTransform with the kernel choice explicit (tests
+// build both and compare them).
+func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT, vec bool) (*Transform, error) {
 	m := uint64(plan.m)
 	if (p-1)%m != 0 {
 		return nil, fmt.Errorf("rader transform: prime %d is not 1 mod m = %d", p, m)
 	}
-	t := &Transform{plan: plan, p: newModulus(p)}
+	t := &Transform{plan: plan, p: newModulus(p), vec: vec}
 	switch {
 	case (p-1)%uint64(plan.bigN) == 0:
 		ntt, err := newCyclicNTT(p, plan.bigN)
@@ -205,6 +212,10 @@ func (t *Transform) kernel(ntt *cyclicNTT, v []uint64) (k, kShoup []uint64) {
 		k[i] = mulModSlow(k[i]%Q, nInv, Q)
 		kShoup[i] = shoup(k[i], Q)
 	}
+	if t.vec {
+		kernelLayoutVec(k)
+		kernelLayoutVec(kShoup)
+	}
 	return k, kShoup
 }
 
@@ -267,6 +278,10 @@ func (t *Transform) convolveP(buf, scratch []uint64, fwd bool) {
 // zero beyond) by its cyclic convolution with the kernel, in [0, Q).
 func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
 	Q, twoQ := ntt.mod.q, ntt.mod.twoQ
+	if t.vec {
+		ntt.convolveVec(buf, k, kShoup)
+		return
+	}
 	if ntt.n >= 4 {
 		ntt.forwardStages(buf, 4)
 		ntt.convolveMiddle(buf, k, kShoup)

@@ -130,22 +130,14 @@ func (r *Ring) Neg(a, out *Poly) {
 // the evaluation representation. out may alias a or b.
 func (r *Ring) Mul(a, b, out *Poly) {
 	for i := range out.Rows {
-		md := &r.moduli[i]
-		x, y, z := a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n]
-		for j := range z {
-			z[j] = md.mul(x[j], y[j])
-		}
+		r.moduli[i].mulVec(a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n])
 	}
 }
 
 // MulAdd sets out += a·b (evaluation representation). out must not alias a or b.
 func (r *Ring) MulAdd(a, b, out *Poly) {
 	for i := range out.Rows {
-		md := &r.moduli[i]
-		x, y, z := a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n]
-		for j := range z {
-			z[j] = addMod(z[j], md.mul(x[j], y[j]), md.q)
-		}
+		r.moduli[i].mulAddVec(a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n])
 	}
 }
 

@@ -28,6 +28,11 @@ type baseConverter struct {
 	invQ                []float64  // 1/q_i
 	hat, hatShoup       [][]uint64 // [j][i] = (Q_S/q_i) mod p_j
 	uQ                  [][]uint64 // [j][u] = u·Q_S mod p_j, u = 0..α
+	// Vector kernel constants: per source {q_i, hatInv, its Shoup
+	// companion, companion >> 32, bits of 1/q_i}; per target {p_j,
+	// [Q_S]_(p_j), its companion, companion >> 32}.
+	srcVec []([5]uint64)
+	dstVec []([4]uint64)
 }
 
 func newBaseConverter(src, dst []modulus, halve bool) *baseConverter {
@@ -67,6 +72,12 @@ func newBaseConverter(src, dst []modulus, halve bool) *baseConverter {
 			uq[u] = mulModSlow(uint64(u), qs, p)
 		}
 		bc.hat, bc.hatShoup, bc.uQ = append(bc.hat, hat), append(bc.hatShoup, hatP), append(bc.uQ, uq)
+		qsS := shoup(qs, p)
+		bc.dstVec = append(bc.dstVec, [4]uint64{p, qs, qsS, qsS >> 32})
+	}
+	for i, qi := range src {
+		bc.srcVec = append(bc.srcVec, [5]uint64{qi.q, bc.hatInv[i], bc.hatInvShoup[i],
+			bc.hatInvShoup[i] >> 32, math.Float64bits(bc.invQ[i])})
 	}
 	return bc
 }
@@ -81,11 +92,18 @@ func (bc *baseConverter) convert(in, out, y [][]uint64, v []float64) {
 		q := bc.src[i].q
 		x, yi := in[i][:n], y[i][:n]
 		w, wp, inv := bc.hatInv[i], bc.hatInvShoup[i], bc.invQ[i]
-		for k := range yi {
+		for k := bconvPrepVec(x, yi, v, &bc.srcVec[i]); k < n; k++ {
 			t := mulShoup(x[k], w, wp, q)
 			yi[k] = t
 			v[k] += float64(t) * inv
 		}
+	}
+	if len(bc.dst) > 0 && bconvRowVec(y, bc.hat[0], bc.hatShoup[0], v, out[0], &bc.dstVec[0]) == n {
+		// The vector kernel covers whole rows: all targets go that way.
+		for j := 1; j < len(bc.dst); j++ {
+			bconvRowVec(y, bc.hat[j], bc.hatShoup[j], v, out[j], &bc.dstVec[j])
+		}
+		return
 	}
 	if len(bc.src) == 1 {
 		// One source prime: x̂ = y - u·q, the centred residue; the hat is 1.
@@ -106,13 +124,9 @@ func (bc *baseConverter) convert(in, out, y [][]uint64, v []float64) {
 			var acc uint64
 			for i, w := range hat {
 				acc += mulShoupLazy(y[i][k], w, hatP[i], p)
-				if acc >= twoP {
-					acc -= twoP
-				}
+				acc = min(acc, acc-twoP)
 			}
-			if acc >= p {
-				acc -= p
-			}
+			acc = min(acc, acc-p)
 			o[k] = subMod(acc, uq[int(v[k]+0.5)], p)
 		}
 	}
@@ -132,6 +146,7 @@ type scaleDown struct {
 	srcIndex, dstIndex    []int    // ringQP indices
 	srcPrimes, dstPrimes  []modulus
 	divisorLog2, dstLog2Q float64
+	vec                   []([7]uint64) // finish's vector constants per target
 }
 
 func newScaleDown(r *Ring, src, dst []int) *scaleDown {
@@ -152,6 +167,8 @@ func newScaleDown(r *Ring, src, dst []int) *scaleDown {
 		sd.inv, sd.invShoup = append(sd.inv, inv), append(sd.invShoup, shoup(inv, md.q))
 		sd.twoInv, sd.twoInvShoup = append(sd.twoInv, two), append(sd.twoInvShoup, shoup(two, md.q))
 		sd.dstLog2Q += math.Log2(float64(md.q))
+		is, ts := shoup(inv, md.q), shoup(two, md.q)
+		sd.vec = append(sd.vec, [7]uint64{md.q, inv, is, is >> 32, two, ts, ts >> 32})
 	}
 	sd.conv = newBaseConverter(sd.srcPrimes, sd.dstPrimes, true)
 	return sd
@@ -165,7 +182,7 @@ func (sd *scaleDown) finish(j int, x, delta, out []uint64) {
 	w, wp, w2, w2p := sd.inv[j], sd.invShoup[j], sd.twoInv[j], sd.twoInvShoup[j]
 	delta = delta[:len(out)]
 	x = x[:len(out)]
-	for k := range out {
+	for k := shoupPairVec(x, delta, out, &sd.vec[j]); k < len(out); k++ {
 		out[k] = subMod(mulShoup(x[k], w, wp, q), mulShoup(delta[k], w2, w2p, q), q)
 	}
 }
