@@ -114,7 +114,7 @@ func (r *NTT32) ForwardUnreduced(in, out []uint32) {
 		copy(out, in)
 	}
 	for ; t >= 4; m, t = 4*m, t/4 {
-		ct4NR32(out, m, t, psi, psiS, r.Q)
+		ct4NRPair32(out, m, t, psi, psiS, r.Q)
 	}
 	ct4LastRaw32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], r.Q)
 }
@@ -181,7 +181,7 @@ func (r *NTT32) forwardNR(in, out []uint32, full bool) {
 		copy(out, in)
 	}
 	for ; t >= 4; m, t = 4*m, t/4 {
-		ct4NR32(out, m, t, psi, psiS, q)
+		ct4NRPair32(out, m, t, psi, psiS, q)
 	}
 	ct4LastNR32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q, r.br, full)
 }
@@ -218,8 +218,18 @@ func (r *NTT32) inverse(in, out []uint32, full bool) {
 	r.inverseGo(in, out, full)
 }
 
-// inverseGo is the pure-Go inverse transform for N >= 16.
+// inverseGo is the pure-Go inverse transform for N >= 16: the paired
+// kernels (ntt32_pair_inv.go) where they apply, else inverseScalar.
 func (r *NTT32) inverseGo(in, out []uint32, full bool) {
+	if r.pairInverseOK(in, out) {
+		r.inversePair(in, out, full)
+		return
+	}
+	r.inverseScalar(in, out, full)
+}
+
+// inverseScalar is the scalar pure-Go inverse transform for N >= 16.
+func (r *NTT32) inverseScalar(in, out []uint32, full bool) {
 	N := r.N
 	in, out = in[:N], out[:N]
 	q := r.Q
