@@ -24,6 +24,12 @@ type raderPlan struct {
 	scatterInv []uint32
 	// dlog[t] = log_g t for t in [1, m).
 	dlog []uint32
+	// revIdx[l] = -l mod n: the evaluation slot the inverse transform reads
+	// into convolution slot l.
+	revIdx []uint32
+	// gatherInv[j] = log_g j for j in [1, n): the convolution output that
+	// becomes coefficient j (entry 0 is a placeholder).
+	gatherInv []uint32
 }
 
 // scatterInvRaw returns g^t mod m without the redirection of t = n/2.
@@ -53,6 +59,11 @@ func newRaderPlan(m int, g uint64) *raderPlan {
 	}
 	p.gatherFwd[n/2] = 0
 	p.scatterInv[n/2] = 0
+	p.revIdx, p.gatherInv = make([]uint32, n), make([]uint32, n)
+	for l := 1; l < n; l++ {
+		p.revIdx[l] = uint32(n - l)
+		p.gatherInv[l] = p.dlog[l]
+	}
 	return p
 }
 
@@ -304,10 +315,15 @@ func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
 func (t *Transform) Forward(a, out, scratch []uint64) {
 	plan := t.plan
 	n := plan.n
+	q := t.p.q
 	buf := scratch[:plan.bigN]
 	a = a[:n]
-	for l, i := range plan.gatherFwd {
-		buf[l] = a[i]
+	k := 0
+	if t.vecPerm() {
+		k = gatherSubVec(a, plan.gatherFwd, buf[:n], 0, q)
+	}
+	for l := k; l < n; l++ {
+		buf[l] = a[plan.gatherFwd[l]]
 	}
 	buf[n/2] = 0
 	clear(buf[n:])
@@ -317,14 +333,23 @@ func (t *Transform) Forward(a, out, scratch []uint64) {
 	out = out[:n]
 	if t.aux && t.ntt2 == nil {
 		for s := range out {
-			out[s] = addMod(p.reduce(buf[s]), a0, p.q)
+			out[s] = addMod(p.reduce(buf[s]), a0, q)
 		}
 		return
 	}
-	for s := range out {
-		out[s] = addMod(buf[s], a0, p.q)
+	k = 0
+	if t.vecPerm() {
+		k = subScalarVec(buf[:n], out, (q-a0)%q, q)
+	}
+	for s := k; s < n; s++ {
+		out[s] = addMod(buf[s], a0, q)
 	}
 }
+
+// vecPerm reports whether the permutations and scalar passes around the
+// convolution run on the vector kernels: the convolution output must then
+// already be reduced mod p (direct and two-auxiliary modes).
+func (t *Transform) vecPerm() bool { return t.vec && (!t.aux || t.ntt2 != nil) }
 
 // Inverse maps evaluations back to coefficients modulo Φ_m (degree < m-1):
 // the interpolating polynomial of degree < m with value 0 at 1, reduced by
@@ -339,11 +364,17 @@ func (t *Transform) Inverse(b, out, scratch []uint64) {
 	b = b[:n]
 	// The inverse DFT A_j = m^-1 Σ_i b_i ζ^(-ij) is again a Rader sum, over
 	// ω = ζ^-1, with input index g^-l, i.e. evaluation slot -l mod n.
-	buf[0] = b[0]
-	sum := b[0]
-	for l := 1; l < n; l++ {
-		buf[l] = b[n-l]
-		sum = addMod(sum, b[l], q)
+	var sum uint64
+	k, ks := 0, 0
+	if t.vecPerm() {
+		k = gatherSubVec(b, plan.revIdx, buf[:n], 0, q)
+		sum, ks = sumModVec(b, q)
+	}
+	for l := k; l < n; l++ {
+		buf[l] = b[plan.revIdx[l]]
+	}
+	for _, x := range b[ks:] {
+		sum = addMod(sum, x, q)
 	}
 	clear(buf[n:])
 	t.convolveP(buf, scratch, false)
@@ -353,13 +384,17 @@ func (t *Transform) Inverse(b, out, scratch []uint64) {
 		}
 	}
 	// buf[t] = A_(g^t); A_(m-1) = buf[n/2] is folded into the others by the
-	// reduction modulo Φ_m.
+	// reduction modulo Φ_m: out[j] = A_j - A_(m-1) for j = g^t.
 	top := buf[n/2]
 	out = out[:n]
-	for i, j := range plan.scatterInv {
-		out[j] = subMod(buf[i], top, q)
+	k = 0
+	if t.vecPerm() {
+		k = gatherSubVec(buf, plan.gatherInv, out, top, q)
 	}
-	// scatterInv[n/2] (position m-1) is redirected to 0; overwrite it with
-	// the constant coefficient A_0 - A_(m-1), A_0 = m^-1 Σ_i b_i.
+	for j := k; j < n; j++ {
+		out[j] = subMod(buf[plan.gatherInv[j]], top, q)
+	}
+	// gatherInv[0] is a placeholder; the constant coefficient is
+	// A_0 - A_(m-1), A_0 = m^-1 Σ_i b_i.
 	out[0] = subMod(mulShoup(sum, t.mInv, t.mInvShoup, q), top, q)
 }

@@ -82,6 +82,14 @@ func newBaseConverter(src, dst []modulus, halve bool) *baseConverter {
 	return bc
 }
 
+// convChunk is the number of coefficients the vector base conversion
+// handles per target before moving on (4 KiB per source row).
+const convChunk = 512
+
+// maxConvSources bounds the source primes of a vector base conversion (the
+// row headers live in a fixed array on the stack).
+const maxConvSources = 64
+
 // convert sets out[j] (coefficients mod p_j) from in[i] (coefficients mod
 // q_i, in [0, q_i)). y has len(src) rows of scratch and v one float row.
 // Allocates nothing.
@@ -98,37 +106,51 @@ func (bc *baseConverter) convert(in, out, y [][]uint64, v []float64) {
 			v[k] += float64(t) * inv
 		}
 	}
-	if len(bc.dst) > 0 && bconvRowVec(y, bc.hat[0], bc.hatShoup[0], v, out[0], &bc.dstVec[0]) == n {
-		// The vector kernel covers whole rows: all targets go that way.
-		for j := 1; j < len(bc.dst); j++ {
-			bconvRowVec(y, bc.hat[j], bc.hatShoup[j], v, out[j], &bc.dstVec[j])
+	k0 := 0
+	if hasVec && len(bc.src) <= maxConvSources {
+		// Vector kernel, in chunks of coefficients so that the α source
+		// rows of a chunk stay in cache while every target reads them
+		// (whole rows would be re-read from memory once per target).
+		k0 = n &^ 31 // bconvRowVec's granularity
+		var rows [maxConvSources][]uint64
+		for c0 := 0; c0 < k0; c0 += convChunk {
+			c1 := min(c0+convChunk, k0)
+			for i := range bc.src {
+				rows[i] = y[i][c0:c1]
+			}
+			for j := range bc.dst {
+				bconvRowVec(rows[:len(bc.src)], bc.hat[j], bc.hatShoup[j], v[c0:c1], out[j][c0:c1], &bc.dstVec[j])
+			}
 		}
-		return
 	}
+	for j := range bc.dst {
+		bc.convertTail(j, y, v, out[j], k0)
+	}
+}
+
+// convertTail computes target j's coefficients k0..n-1 of convert.
+func (bc *baseConverter) convertTail(j int, y [][]uint64, v []float64, o []uint64, k0 int) {
+	n := len(v)
+	md := &bc.dst[j]
+	p, twoP := md.q, md.twoQ
+	o, uq := o[:n], bc.uQ[j]
 	if len(bc.src) == 1 {
 		// One source prime: x̂ = y - u·q, the centred residue; the hat is 1.
 		y0 := y[0][:n]
-		for j := range bc.dst {
-			md := &bc.dst[j]
-			o, uq := out[j][:n], bc.uQ[j]
-			for k := range o {
-				o[k] = subMod(md.reduce(y0[k]), uq[int(v[k]+0.5)], md.q)
-			}
+		for k := k0; k < n; k++ {
+			o[k] = subMod(md.reduce(y0[k]), uq[int(v[k]+0.5)], p)
 		}
 		return
 	}
-	for j := range bc.dst {
-		p, twoP := bc.dst[j].q, bc.dst[j].twoQ
-		o, hat, hatP, uq := out[j][:n], bc.hat[j], bc.hatShoup[j], bc.uQ[j]
-		for k := range o {
-			var acc uint64
-			for i, w := range hat {
-				acc += mulShoupLazy(y[i][k], w, hatP[i], p)
-				acc = min(acc, acc-twoP)
-			}
-			acc = min(acc, acc-p)
-			o[k] = subMod(acc, uq[int(v[k]+0.5)], p)
+	hat, hatP := bc.hat[j], bc.hatShoup[j]
+	for k := k0; k < n; k++ {
+		var acc uint64
+		for i, w := range hat {
+			acc += mulShoupLazy(y[i][k], w, hatP[i], p)
+			acc = min(acc, acc-twoP)
 		}
+		acc = min(acc, acc-p)
+		o[k] = subMod(acc, uq[int(v[k]+0.5)], p)
 	}
 }
 

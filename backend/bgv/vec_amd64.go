@@ -97,12 +97,8 @@ func bconvPrepVec(x, y []uint64, v []float64, c *[5]uint64) int {
 	return n
 }
 
-// maxConvSources bounds the source primes of a vector base conversion (the
-// row pointers live in a fixed array on the stack).
-const maxConvSources = 64
-
 func bconvRowVec(rows [][]uint64, hat, hatS []uint64, v []float64, out []uint64, c *[4]uint64) int {
-	n := len(v) &^ 7
+	n := len(v) &^ 31
 	alpha := len(hat)
 	if !hasVec || n == 0 || alpha > maxConvSources || alpha == 0 {
 		return 0
@@ -114,4 +110,51 @@ func bconvRowVec(rows [][]uint64, hat, hatS []uint64, v []float64, out []uint64,
 	_, _ = hatS[alpha-1], out[n-1]
 	bconvRowAVX(&ptrs[0], alpha, &hat[0], &hatS[0], &v[0], &out[0], n, c)
 	return n
+}
+
+//go:noescape
+func gatherSubAVX(src *uint64, idx *uint32, out *uint64, n int, c, q uint64)
+
+//go:noescape
+func subScalarAVX(a, out *uint64, n int, c, q uint64)
+
+//go:noescape
+func sumModAVX(a *uint64, n int, q uint64) [8]uint64
+
+// gatherSubVec sets out[k] = src[idx[k]] - c mod q on the largest multiple
+// of 8 entries of out and returns how many it covered.
+func gatherSubVec(src []uint64, idx []uint32, out []uint64, c, q uint64) int {
+	n := len(out) &^ 7
+	if !hasVec || n == 0 {
+		return 0
+	}
+	_ = idx[n-1]
+	gatherSubAVX(&src[0], &idx[0], &out[0], n, c, q)
+	return n
+}
+
+// subScalarVec sets out = a - c mod q on the largest multiple of 8 entries.
+func subScalarVec(a, out []uint64, c, q uint64) int {
+	n := len(out) &^ 7
+	if !hasVec || n == 0 {
+		return 0
+	}
+	_ = a[n-1]
+	subScalarAVX(&a[0], &out[0], n, c, q)
+	return n
+}
+
+// sumModVec returns Σ a mod q over the largest multiple of 8 entries and
+// how many it covered.
+func sumModVec(a []uint64, q uint64) (uint64, int) {
+	n := len(a) &^ 7
+	if !hasVec || n == 0 {
+		return 0, 0
+	}
+	lanes := sumModAVX(&a[0], n, q)
+	var s uint64
+	for _, x := range lanes {
+		s = addMod(s, x, q)
+	}
+	return s, n
 }

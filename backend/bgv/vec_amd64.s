@@ -554,11 +554,29 @@ bploop:
 	VZEROUPPER
 	RET
 
+// BCONV_FINAL: ACC in [0, 2p) -> [0, p), minus u·Q_S mod p for the eight
+// coefficients at byte offset off from SI, stored to out. Clobbers Z0, Z3, Z4.
+#define BCONV_FINAL(ACC, off) \
+	VPSUBQ    Z30, ACC, Z3 \
+	VPMINUQ   Z3, ACC, ACC \
+	VMOVUPD   off(DX)(SI*1), Z0 \
+	VADDPD    Z23, Z0, Z0 \
+	VCVTTPD2QQ Z0, Z0 \
+	MULSHOUP(Z0, Z20, Z21, Z22, Z0, Z3, Z4) \
+	VPSUBQ    Z30, Z0, Z3 \
+	VPMINUQ   Z3, Z0, Z0 \
+	VPSUBQ    Z0, ACC, ACC \
+	VPADDQ    Z30, ACC, Z3 \
+	VPMINUQ   Z3, ACC, ACC \
+	VMOVDQU64 ACC, off(DI)(SI*1)
+
 // func bconvRowAVX(rows **uint64, alpha int, hat, hatS *uint64, v *float64, out *uint64, n int, c *[4]uint64)
 // Base conversion, second half, one target prime p: out = Σ_i rows[i]·hat[i]
 // - u·Q_S mod p with u = int(v + 0.5); c = {p, [Q_S]_p, its Shoup
 // companion, companion >> 32}. Each Shoup term is in [0, 2p) and the sum is
-// kept in [0, 2p) as in the pure-Go loop.
+// kept in [0, 2p) as in the pure-Go loop. 32 coefficients per iteration
+// (four independent accumulators share each term's constants); n a
+// multiple of 32.
 TEXT ·bconvRowAVX(SB), NOSPLIT, $0-64
 	MOVQ rows+0(FP), R8
 	MOVQ alpha+8(FP), R9
@@ -579,35 +597,122 @@ TEXT ·bconvRowAVX(SB), NOSPLIT, $0-64
 
 brloop:
 	VPXORQ Z5, Z5, Z5
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z17, Z17, Z17
 	XORQ   BX, BX
 
 brterm:
 	MOVQ (R8)(BX*8), R13
-	VMOVDQU64 (R13)(SI*1), Z0
+	ADDQ SI, R13
 	VPBROADCASTQ (R10)(BX*8), Z1
 	VPBROADCASTQ (R11)(BX*8), Z2
 	VPSRLQ    $32, Z2, Z6
+	VMOVDQU64 0(R13), Z0
+	VMOVDQU64 64(R13), Z7
+	VMOVDQU64 128(R13), Z8
+	VMOVDQU64 192(R13), Z10
 	MULSHOUP(Z0, Z1, Z2, Z6, Z0, Z3, Z4)
+	MULSHOUP(Z7, Z1, Z2, Z6, Z7, Z11, Z12)
+	MULSHOUP(Z8, Z1, Z2, Z6, Z8, Z14, Z15)
+	MULSHOUP(Z10, Z1, Z2, Z6, Z10, Z18, Z19)
 	VPADDQ    Z0, Z5, Z5
 	VPSUBQ    Z31, Z5, Z3
 	VPMINUQ   Z3, Z5, Z5
+	VPADDQ    Z7, Z9, Z9
+	VPSUBQ    Z31, Z9, Z11
+	VPMINUQ   Z11, Z9, Z9
+	VPADDQ    Z8, Z13, Z13
+	VPSUBQ    Z31, Z13, Z14
+	VPMINUQ   Z14, Z13, Z13
+	VPADDQ    Z10, Z17, Z17
+	VPSUBQ    Z31, Z17, Z18
+	VPMINUQ   Z18, Z17, Z17
 	INCQ BX
 	CMPQ BX, R9
 	JLT  brterm
-	VPSUBQ    Z30, Z5, Z3
-	VPMINUQ   Z3, Z5, Z5
-	VMOVUPD   (DX)(SI*1), Z0
-	VADDPD    Z23, Z0, Z0
-	VCVTTPD2QQ Z0, Z0
-	MULSHOUP(Z0, Z20, Z21, Z22, Z0, Z3, Z4)
-	VPSUBQ    Z30, Z0, Z3
-	VPMINUQ   Z3, Z0, Z0
-	VPSUBQ    Z0, Z5, Z5
-	VPADDQ    Z30, Z5, Z3
-	VPMINUQ   Z3, Z5, Z5
-	VMOVDQU64 Z5, (DI)(SI*1)
+	BCONV_FINAL(Z5, 0)
+	BCONV_FINAL(Z9, 64)
+	BCONV_FINAL(Z13, 128)
+	BCONV_FINAL(Z17, 192)
+	ADDQ $256, SI
+	SUBQ $32, CX
+	JNZ  brloop
+	VZEROUPPER
+	RET
+
+// func gatherSubAVX(src *uint64, idx *uint32, out *uint64, n int, c, q uint64)
+// out[k] = src[idx[k]] - c mod q for src entries and c in [0, q) (c = 0:
+// a plain gather); n a multiple of 8. The permutations around the Rader
+// convolution.
+TEXT ·gatherSubAVX(SB), NOSPLIT, $0-48
+	MOVQ src+0(FP), SI
+	MOVQ idx+8(FP), R8
+	MOVQ out+16(FP), DI
+	MOVQ n+24(FP), CX
+	MOVQ c+32(FP), BX
+	MOVQ q+40(FP), AX
+	SETUP_Q
+	VPBROADCASTQ BX, Z29
+
+gsloop:
+	VMOVDQU32   (R8), Y1
+	KXNORB      K1, K1, K1
+	VPXORQ      Z0, Z0, Z0
+	VPGATHERDQ  (SI)(Y1*8), K1, Z0
+	VPSUBQ      Z29, Z0, Z0
+	VPADDQ      Z30, Z0, Z2
+	VPMINUQ     Z2, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ $32, R8
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  gsloop
+	VZEROUPPER
+	RET
+
+// func subScalarAVX(a, out *uint64, n int, c, q uint64)
+// out = a - c mod q for a, c in [0, q); n a multiple of 8.
+TEXT ·subScalarAVX(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ out+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), BX
+	MOVQ q+32(FP), AX
+	SETUP_Q
+	VPBROADCASTQ BX, Z29
+
+ssloop:
+	VMOVDQU64   (SI), Z0
+	VPSUBQ      Z29, Z0, Z0
+	VPADDQ      Z30, Z0, Z2
+	VPMINUQ     Z2, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  ssloop
+	VZEROUPPER
+	RET
+
+// func sumModAVX(a *uint64, n int, q uint64) [8]uint64
+// Eight lane sums of a (entries in [0, q)), each reduced mod q; n a
+// multiple of 8.
+TEXT ·sumModAVX(SB), NOSPLIT, $0-88
+	MOVQ a+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ q+16(FP), AX
+	SETUP_Q
+	VPXORQ Z0, Z0, Z0
+
+smloop:
+	VMOVDQU64   (SI), Z1
+	VPADDQ      Z1, Z0, Z0
+	VPSUBQ      Z30, Z0, Z2
+	VPMINUQ     Z2, Z0, Z0
 	ADDQ $64, SI
 	SUBQ $8, CX
-	JNZ  brloop
+	JNZ  smloop
+	VMOVDQU64 Z0, ret+24(FP)
 	VZEROUPPER
 	RET
