@@ -3,6 +3,7 @@ package bgv
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Key switching: GHS 3.1 (keys modulo P·Q with special primes P, "modulus
@@ -195,6 +196,11 @@ type Scratch struct {
 	opA     *Ciphertext // operands switched down before a multiplication
 	opB     *Ciphertext
 	rotated *Ciphertext
+	// Key-switching workers beyond the calling goroutine (parallel.go):
+	// one transform buffer each, the join point and the running job.
+	trW [][]uint64
+	wg  sync.WaitGroup
+	job jobState
 }
 
 // NewScratch allocates scratch for one goroutine.
@@ -224,15 +230,15 @@ func (pr *Params) NewScratch() *Scratch {
 // keySwitch sets (out0, out1) at c's level to the key switch of c (valid
 // under the key's s') to s: out0 + out1·s = c·s' + small even noise. c,
 // out0 and out1 are in evaluation form; out0 and out1 must not alias c.
-// Allocates nothing.
+// The per-prime work runs on sc's workers (see forRows). Allocates nothing
+// with one worker.
 func (pr *Params) keySwitch(c *Poly, key *SwitchingKey, out0, out1 *Poly, sc *Scratch) {
 	t := c.Level()
 	lv := &pr.rns[t]
-	r := pr.ringQP
 	nExt := len(lv.qp)
-	for i := 0; i <= t; i++ {
-		r.transforms[i].Inverse(c.Rows[i], sc.coeff[i], sc.tr)
-	}
+	st := &sc.job
+	st.c, st.key, st.t = c, key, t
+	sc.forRows(pr, jobInverseQ, t+1)
 	for j := range lv.digits {
 		dg := &lv.digits[j]
 		src, dst, digit := sc.src[:len(dg.src)], sc.dst[:len(dg.dst)], sc.digit[:nExt]
@@ -245,41 +251,28 @@ func (pr *Params) keySwitch(c *Poly, key *SwitchingKey, out0, out1 *Poly, sc *Sc
 			digit[row] = sc.ext[row]
 		}
 		dg.conv.convert(src, dst, sc.y, sc.v)
-		for _, row := range dg.dst {
-			r.transforms[lv.qp[row]].Forward(sc.ext[row], sc.ext[row], sc.tr)
-		}
-		b, a := key.B[dg.key], key.A[dg.key]
-		for row := 0; row < nExt; row++ {
-			idx := lv.qp[row]
-			r.moduli[idx].mulAdd2Vec(digit[row][:r.n], b.Rows[idx][:r.n], a.Rows[idx][:r.n],
-				sc.acc0[row][:r.n], sc.acc1[row][:r.n], j != 0)
-		}
+		st.dg, st.first = dg, j == 0
+		sc.forRows(pr, jobDigitRow, nExt)
 	}
 	pr.divideByP(t, sc.acc0[:nExt], out0, sc)
 	pr.divideByP(t, sc.acc1[:nExt], out1, sc)
 }
 
 // divideByP sets out (level t) to the mod-2-corrected quotient of x (rows of
-// Q_t·P, evaluation form) by P. Allocates nothing.
+// Q_t·P, evaluation form) by P. Allocates nothing with one worker.
 func (pr *Params) divideByP(t int, x [][]uint64, out *Poly, sc *Scratch) {
 	lv := &pr.rns[t]
-	sd := lv.modDown
-	r := pr.ringQP
 	k := len(pr.p)
-	pc := sc.src[:k]
-	for j := 0; j < k; j++ {
-		pc[j] = sc.coeff[j] // the coefficient rows are free again here
-		r.transforms[lv.qp[t+1+j]].Inverse(x[t+1+j], pc[j], sc.tr)
-	}
+	st := &sc.job
+	st.t, st.x, st.out, st.sd = t, x, out, lv.modDown
+	// The coefficient rows are free again here: special row j goes to coeff[j].
+	sc.forRows(pr, jobInverseP, k)
 	delta := sc.dst[:t+1]
 	for i := range delta {
 		delta[i] = sc.ext[i]
 	}
-	sd.conv.convert(pc, delta, sc.y, sc.v)
-	for i := 0; i <= t; i++ {
-		r.transforms[i].Forward(delta[i], delta[i], sc.tr)
-		sd.finish(i, x[i], delta[i], out.Rows[i])
-	}
+	lv.modDown.conv.convert(sc.coeff[:k], delta, sc.y, sc.v)
+	sc.forRows(pr, jobFinish, t+1)
 }
 
 // dropLevel switches p in place from level t to t-1: p ← (p - δ)/p_t with

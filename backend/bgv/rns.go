@@ -225,10 +225,13 @@ type levelTables struct {
 
 // digitTables extend one key-switching digit to the rest of the basis.
 type digitTables struct {
-	key  int   // index of the digit (and of its key component)
-	src  []int // rows of the digit's primes at this level
-	dst  []int // all other rows of the extended basis
-	conv *baseConverter
+	key int   // index of the digit (and of its key component)
+	src []int // rows of the digit's primes at this level
+	dst []int // all other rows of the extended basis
+	// inDigit[r] reports whether row r of the extended basis is a source
+	// row (already in evaluation form in the ciphertext).
+	inDigit []bool
+	conv    *baseConverter
 }
 
 // digitPartition cuts p_0..p_L into consecutive digits: count of them of
@@ -304,7 +307,11 @@ func (pr *Params) buildRNSTables() {
 					dstM = append(dstM, r.moduli[idx])
 				}
 			}
-			lv.digits = append(lv.digits, digitTables{key: key, src: src, dst: dst,
+			inDigit := make([]bool, len(lv.qp))
+			for _, row := range src {
+				inDigit[row] = true
+			}
+			lv.digits = append(lv.digits, digitTables{key: key, src: src, dst: dst, inDigit: inDigit,
 				conv: newBaseConverter(srcM, dstM, false)})
 		}
 		lv.modDown = newScaleDown(r, lv.qp[t+1:], lv.qp[:t+1])
