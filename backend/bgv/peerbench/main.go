@@ -19,9 +19,12 @@
 // Each repetition times, interleaved so that load drifts hit both alike:
 // Lattigo MulRelin, hcc Mul, Lattigo Relinearize alone (its key switch plus
 // two additions), hcc Relinearize alone (the same), at the top level and at
-// level 10 (halfway down hcc's 21 levels). Medians are printed.
+// level 10 (halfway down hcc's 21 levels). Medians and fastest repetitions
+// are printed. Both libraries run single-threaded; with -workers W > 1 the
+// program also times hcc's Mul with its key switches spread over W
+// goroutines (bgv.Params.NewParallelScratch), printed as an extra line.
 //
-//	go run . [-reps 7]
+//	go run . [-reps 7] [-workers 2]
 package main
 
 import (
@@ -40,8 +43,9 @@ import (
 
 func main() {
 	reps := flag.Int("reps", 7, "timed repetitions per operation and level")
+	workers := flag.Int("workers", 2, "also time hcc's mul+relin with key switches on this many goroutines (extra line; 1 = off)")
 	flag.Parse()
-	if err := run(*reps); err != nil {
+	if err := run(*reps, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "peerbench:", err)
 		os.Exit(1)
 	}
@@ -52,6 +56,15 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// fastest returns the smallest value of xs.
+func fastest(xs []float64) float64 {
+	m := xs[0]
+	for _, x := range xs[1:] {
+		m = min(m, x)
+	}
+	return m
 }
 
 // repeatInt returns v count times.
@@ -247,7 +260,7 @@ func (h *host) check(ct *bgv.Ciphertext) error {
 	return nil
 }
 
-func run(reps int) error {
+func run(reps, workers int) error {
 	rng := rand.New(rand.NewPCG(1, 2))
 	p, err := newPeer(rng)
 	if err != nil {
@@ -288,7 +301,8 @@ func run(reps int) error {
 		if err := p.eval.Mul(lx, ly, lDeg2); err != nil {
 			return err
 		}
-		var lMul, hMul, lKS, hKS []float64
+		var lMul, hMul, lKS, hKS, hPar []float64
+		par := h.pr.NewParallelScratch(workers)
 		for r := 0; r < reps; r++ {
 			ms, err := timeMs(func() error { return p.eval.MulRelin(lx, ly, lOut) })
 			if err != nil {
@@ -333,14 +347,30 @@ func run(reps int) error {
 				}
 			}
 			hKS = append(hKS, ms)
+			if workers > 1 {
+				ms, err = timeMs(func() error { return h.ev.Mul(hx, hy, hOut, par) })
+				if err != nil {
+					return err
+				}
+				if r == 0 {
+					if err := h.check(hOut); err != nil {
+						return err
+					}
+				}
+				hPar = append(hPar, ms)
+			}
 		}
 		fmt.Printf("level %d (%d primes; digits hcc %d, lattigo %d): products checked (lattigo %d slots mod t, hcc %d slots AND)\n",
 			level, level+1, h.digitsAt(level), p.params.BaseRNSDecompositionVectorSize(level, p.params.MaxLevelP()),
 			len(p.want), len(h.want))
-		fmt.Printf("  mul+relin   lattigo median %7.1f ms  hcc median %7.1f ms  ratio hcc/lattigo %.2f  (%d reps; lattigo %v, hcc %v)\n",
-			median(lMul), median(hMul), median(hMul)/median(lMul), reps, round(lMul), round(hMul))
-		fmt.Printf("  relin alone lattigo median %7.1f ms  hcc median %7.1f ms  ratio hcc/lattigo %.2f  (%d reps; lattigo %v, hcc %v)\n",
-			median(lKS), median(hKS), median(hKS)/median(lKS), reps, round(lKS), round(hKS))
+		fmt.Printf("  mul+relin   lattigo median %7.1f ms  hcc median %7.1f ms  ratio hcc/lattigo %.2f; fastest %.1f / %.1f ms = %.2f  (%d reps; lattigo %v, hcc %v)\n",
+			median(lMul), median(hMul), median(hMul)/median(lMul), fastest(lMul), fastest(hMul), fastest(hMul)/fastest(lMul), reps, round(lMul), round(hMul))
+		fmt.Printf("  relin alone lattigo median %7.1f ms  hcc median %7.1f ms  ratio hcc/lattigo %.2f; fastest %.1f / %.1f ms = %.2f  (%d reps; lattigo %v, hcc %v)\n",
+			median(lKS), median(hKS), median(hKS)/median(lKS), fastest(lKS), fastest(hKS), fastest(hKS)/fastest(lKS), reps, round(lKS), round(hKS))
+		if workers > 1 {
+			fmt.Printf("  extra: hcc mul+relin with key switches on %d goroutines: median %.1f ms (%.2f of lattigo's single-threaded median), fastest %.1f ms  (%v)\n",
+				workers, median(hPar), median(hPar)/median(lMul), fastest(hPar), round(hPar))
+		}
 	}
 	return nil
 }
