@@ -9,6 +9,13 @@
 //
 //   - modarith.go, ntt.go: Shoup/Barrett arithmetic and a CYCLIC power-of-two
 //     NTT (backend/ring's NTT is negacyclic).
+//   - vec_amd64.{go,s}, vec_other.go: AVX-512F/DQ kernels chosen at run time
+//     (hasVec, via x/sys/cpu; -tags purego leaves them out): the cyclic
+//     NTT's stages, its fused size-8 middle (transposed 8×8 groups), Barrett
+//     products of residue rows, base conversion, the mod-down finish and the
+//     permutations around the Rader convolution. Every kernel is tested bit
+//     for bit against the pure-Go path (vec_test.go, vec_amd64_test.go).
+//   - parallel.go: optional key-switching workers (NewParallelScratch).
 //   - rader.go: Transform, the per-prime map between coefficients modulo Φ_m
 //     and evaluations at the m-1 primitive m-th roots of unity, by Rader's
 //     algorithm (a cyclic convolution of length m-1).
@@ -65,5 +72,8 @@
 //
 // modulus/shoup/mulShoupLazy, generatePrimes (any step, not only 2N),
 // rootOfUnity and cyclicNTT are generic and belong in backend/ring once its
-// 64-bit path lands; Transform and Ring could follow as ring.RaderNTT.
+// 64-bit path lands; Transform and Ring could follow as ring.RaderNTT. The
+// 64-bit vector kernels (vec_amd64.s: Shoup products with a VPMULUDQ
+// estimate of the high word, Barrett products of two residues) would then
+// serve ring's NTT64 too.
 package bgv

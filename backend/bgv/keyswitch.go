@@ -37,9 +37,15 @@ import (
 // and d digits of α primes costs (t+1) inverse transforms, d·(t+1+k-α)
 // forward transforms for the raised digits, and 2k inverse plus 2(t+1)
 // forward transforms for the division by P, plus O(d·(t+1+k)·φ(m))
-// pointwise work. At m = 65537 a transform costs ~2.5 ms per prime whatever
-// its size (up to 61 bits), so the number of primes decides, and the
-// digit count follows from how much of the 1772-bit budget is left for P.
+// pointwise work. At m = 65537 a transform costs the same per prime
+// whatever its size (up to 61 bits): ~2.5 ms in pure Go when the chain was
+// chosen, ~0.3-0.5 ms on the AVX-512 kernels (vec_amd64.s), where the
+// base conversions and inner products are now a similar share. The number
+// of primes decides, and the digit count follows from how much of the
+// 1772-bit budget is left for P. (Primes below 2^50 would admit IFMA
+// butterflies, but need more primes for the same depth; the 64-bit
+// kernels on VPMULUDQ/VPMULLQ keep this chain and already put the key
+// switch well below Lattigo's on the same primes, docs/bgv-peer.md.)
 // Three chains were compared with the noise estimate's DepthAvailable:
 //
 //   - phase-1 chain: 41 primes of 20-42 bits (direct primes start at 37
