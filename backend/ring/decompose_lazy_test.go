@@ -38,6 +38,22 @@ func TestDecomposeSignedLazy(t *testing.T) {
 					}
 				}
 			}
+			// The paired loop (aligned, dg = 2, one dropped digit) against the
+			// scalar one (a copy at an odd offset is not 8-byte aligned).
+			shifted := make([]uint32, n+1)
+			copy(shifted[1:], in)
+			sc := make([][]uint32, c.dg)
+			for r := range sc {
+				sc[r] = make([]uint32, n+1)[1:]
+			}
+			m.DecomposeSignedLazy(shifted[1:], c.logB, c.dropped, sc)
+			for r := range got {
+				for j, x := range got[r] {
+					if x != sc[r][j] {
+						t.Fatalf("digit %d of coefficient %d: %d aligned, %d unaligned", r, j, x, sc[r][j])
+					}
+				}
+			}
 			if a := testing.AllocsPerRun(5, func() { m.DecomposeSignedLazy(in, c.logB, c.dropped, got) }); a != 0 {
 				t.Errorf("DecomposeSignedLazy allocates %v times", a)
 			}

@@ -174,16 +174,18 @@ func scalePair(a []uint32, w, ws, q uint64, full bool) {
 	}
 	a = a[:2*n]
 	p := unsafe.Pointer(&a[0])
-	end := unsafe.Add(p, 8*uintptr(n))
+	size := 8 * uintptr(n)
 	if !full {
-		for ; p != end; p = unsafe.Add(p, 8) {
-			*(*uint64)(p) = shoupPair(*(*uint64)(p), w, ws, q)
+		for off := uintptr(0); off < size; off += 8 {
+			x := (*uint64)(unsafe.Add(p, off))
+			*x = shoupPair(*x, w, ws, q)
 		}
 		return
 	}
-	for ; p != end; p = unsafe.Add(p, 8) {
-		c := shoupPair(*(*uint64)(p), w, ws, q)
+	for off := uintptr(0); off < size; off += 8 {
+		x := (*uint64)(unsafe.Add(p, off))
+		c := shoupPair(*x, w, ws, q)
 		lo, hi := c&(1<<32-1), c>>32
-		*(*uint64)(p) = min(lo, lo-q) | min(hi, hi-q)<<32
+		*x = min(lo, lo-q) | min(hi, hi-q)<<32
 	}
 }
