@@ -30,20 +30,72 @@ type GateCoster interface {
 // target.MaxLUTInputs())), costs each cut by area flow, keeps only cuts whose
 // function the target can evaluate (two-input functions and native gates are
 // always allowed), and recovers area over a few rounds using the fanout of
-// the current cover. Single-input functions cost nothing: NOT is free.
+// the current cover. Single-input functions cost nothing: NOT is free. If
+// the target is a ParityTarget, XOR cones also get parity cuts of up to
+// MaxParityInputs leaves, emitted as PARITY nodes (lutmap_parity.go).
 func LUTMap(target LUTTarget, maxInputs int) Pass {
 	k := min(maxInputs, target.MaxLUTInputs(), ir.MaxLUTInputs)
 	return Pass{
 		Name: "lut-map",
 		Doc:  fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate or a LUT of at most %d inputs that the target evaluates in one bootstrap", k),
 		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
-			c, err := expandLUTs(c, target, k)
+			parK := 0
+			if pt, ok := target.(ParityTarget); ok {
+				parK = min(pt.MaxParityInputs(), ir.MaxParityInputs)
+			}
+			if parK < 3 {
+				return mapLUTs(c, target, k, 0)
+			}
+			// Linearised XOR cones are structural: on small, highly
+			// reconvergent logic the plain mapping's functional cuts can
+			// win, so both are mapped and the cheaper cover is kept.
+			d, err := mapLUTs(c, target, k, parK)
 			if err != nil {
 				return nil, err
 			}
-			m := &mapper{c: c, target: target, k: max(k, 2)}
-			return m.run()
+			e, err := mapLUTs(c, target, k, 0)
+			if err != nil {
+				return nil, err
+			}
+			if cost := coverCost(target); cost(e) < cost(d) {
+				return e, nil
+			}
+			return d, nil
 		},
+	}
+}
+
+// mapLUTs is one mapping of c: with parK >= 3 the XOR cones are first
+// linearised into PARITY nodes and parity cuts of up to parK leaves are
+// enumerated; with parK = 0 every PARITY node is split into XORs first.
+func mapLUTs(c *ir.Circuit, target LUTTarget, k, parK int) (*ir.Circuit, error) {
+	c, err := splitWideParity(c, parK)
+	if err != nil {
+		return nil, err
+	}
+	if c, err = expandLUTs(c, target, k); err != nil {
+		return nil, err
+	}
+	if parK >= 3 {
+		if c, err = linearize(c, parK, k); err != nil {
+			return nil, err
+		}
+	}
+	m := &mapper{c: c, target: target, k: max(k, 2), parK: parK}
+	return m.run()
+}
+
+// coverCost returns the bootstraps of a mapped circuit on target.
+func coverCost(target LUTTarget) func(*ir.Circuit) int {
+	m := &mapper{target: target}
+	return func(c *ir.Circuit) int {
+		n := 0
+		for i := range c.Nodes {
+			if op := c.Nodes[i].Op; op.IsBootstrapped() {
+				n += m.nativeCost(op)
+			}
+		}
+		return n
 	}
 }
 
@@ -75,14 +127,24 @@ type cut struct {
 	native   bool   // the root's own op on its own fanins
 	depth    int32  // bootstraps on the longest path from an input
 	flow     float64
+	// Parity cuts (lutmap_parity.go): the root is the XOR of wide (sorted
+	// leaves, possibly more than ir.MaxLUTInputs), complemented if inv.
+	parity, inv bool
+	wide        []ir.NodeID
 }
 
-func (ct *cut) leafSlice() []ir.NodeID { return ct.leaves[:ct.n] }
+func (ct *cut) leafSlice() []ir.NodeID {
+	if ct.wide != nil {
+		return ct.wide
+	}
+	return ct.leaves[:ct.n]
+}
 
 type mapper struct {
 	c      *ir.Circuit
 	target LUTTarget
 	k      int
+	parK   int // widest parity cut (0: none)
 	cuts   [][]cut
 	best   []int32   // index into cuts[i] of the chosen feasible cut; -1 for inputs
 	refs   []float64 // fanout estimate used by area flow
@@ -188,15 +250,27 @@ func (m *mapper) enumerate() {
 			continue
 		}
 		cand = cand[:0]
-		m.mergeFanins(ir.NodeID(i), nd, 0, cut{}, &cand)
-		if len(nd.In) > m.k { // the node itself, even if wider than k
-			var acc cut
-			for _, f := range nd.In {
-				acc, _ = unionLeaves(acc, m.faninCut(f, 0), ir.MaxLUTInputs)
+		best := int32(-1)
+		if nd.Op == ir.OpParity && len(nd.In) > m.k {
+			m.cuts[i] = nil // its parity cuts below include the node itself
+		} else {
+			m.mergeFanins(ir.NodeID(i), nd, 0, cut{}, &cand)
+			if len(nd.In) > m.k { // the node itself, even if wider than k
+				var acc cut
+				for _, f := range nd.In {
+					acc, _ = unionLeaves(acc, m.faninCut(f, 0), ir.MaxLUTInputs)
+				}
+				m.finishCut(ir.NodeID(i), nd, acc, &cand)
 			}
-			m.finishCut(ir.NodeID(i), nd, acc, &cand)
+			m.cuts[i], best = m.prune(cand)
 		}
-		m.cuts[i], m.best[i] = m.prune(cand)
+		if m.parK > 0 {
+			best = m.addParityCuts(ir.NodeID(i), nd, best)
+		}
+		if best < 0 {
+			panic("optimize: internal error in pass \"lut-map\": no feasible cut")
+		}
+		m.best[i] = best
 	}
 }
 
@@ -222,6 +296,9 @@ func (m *mapper) mergeFanins(root ir.NodeID, nd *ir.Node, j int, acc cut, cand *
 	f := nd.In[j]
 	for opt := 0; opt < m.faninOptions(f); opt++ {
 		fc := m.faninCut(f, opt)
+		if int(fc.n) > m.k { // a wide parity cut
+			continue
+		}
 		merged, ok := unionLeaves(acc, fc, m.k)
 		if !ok {
 			continue
@@ -405,6 +482,13 @@ func (m *mapper) emit() (*ir.Circuit, error) {
 	return rebuildSelected(m.c, used, func(b *ir.Builder, id ir.NodeID, nodeOf func(ir.NodeID) ir.NodeID) ir.NodeID {
 		nd := &m.c.Nodes[id]
 		c := &m.cuts[id][m.best[id]]
+		if c.parity {
+			leaves := make([]ir.NodeID, c.n)
+			for j, l := range c.wide {
+				leaves[j] = nodeOf(l)
+			}
+			return emitParity(b, c, leaves)
+		}
 		if c.native {
 			in := make([]ir.NodeID, len(nd.In))
 			for j, x := range nd.In {
@@ -425,9 +509,12 @@ func (m *mapper) emit() (*ir.Circuit, error) {
 			}
 			return b.Not(leaves[0])
 		case 2:
-			return emitTable2(b, c.table, leaves[0], leaves[1])
+			if leaves[0] != leaves[1] {
+				return emitTable2(b, c.table, leaves[0], leaves[1])
+			}
 		}
-		return b.LUT(c.table, leaves...)
+		// Two leaves may have become one node (hashing); foldLUT merges them.
+		return foldLUT(b, c.table, leaves)
 	})
 }
 

@@ -1,0 +1,188 @@
+package optimize
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// withParity is a LUT target that also evaluates parities of up to par bits.
+type withParity struct {
+	LUTTarget
+	par int
+}
+
+func (w withParity) MaxParityInputs() int { return w.par }
+
+// checkParityMapped fails on PARITY nodes wider than K.
+func checkParityMapped(t *testing.T, c *ir.Circuit, K int) {
+	t.Helper()
+	for i, n := range c.Nodes {
+		if n.Op == ir.OpParity && len(n.In) > K {
+			t.Fatalf("node %d: PARITY of %d inputs, target allows %d", i, len(n.In), K)
+		}
+	}
+}
+
+// sameFunctionRandom compares two circuits on random vectors (for more
+// than 16 inputs).
+func sameFunctionRandom(t *testing.T, a, b *ir.Circuit, rounds int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 9))
+	in := make([]uint64, a.NumInputBits())
+	for r := 0; r < rounds; r++ {
+		for i := range in {
+			in[i] = rng.Uint64()
+		}
+		oa, ob := a.EvalBits(in), b.EvalBits(in)
+		for k := range oa {
+			if oa[k] != ob[k] {
+				t.Fatalf("outputs differ at bit %d", k)
+			}
+		}
+	}
+}
+
+// wideXORCircuit has AND gates fed by wide, overlapping XOR cones (the shape
+// of AES's linear layers between S-box AND gates): n inputs, ANDs of
+// neighbouring pairs, then outputs that AND two XORs of w AND outputs each,
+// and the ANDs themselves.
+func wideXORCircuit(t *testing.T, n, w int) *ir.Circuit {
+	b := ir.NewBuilder("widexor")
+	x := b.Input("x", n, false)
+	z := make([]ir.NodeID, n)
+	for i := range z {
+		z[i] = b.And(x[i], x[(i+1)%n])
+	}
+	xorOf := func(start, step int) ir.NodeID {
+		r := z[start%n]
+		for j := 1; j < w; j++ {
+			r = b.Xor(r, z[(start+j*step)%n])
+		}
+		return r
+	}
+	var outs []ir.NodeID
+	for i := 0; i < n; i++ {
+		outs = append(outs, b.And(xorOf(i, 1), b.Not(xorOf(i+3, 2))))
+	}
+	outs = append(outs, z...) // the ANDs are needed anyway, as in an S-box
+	b.Output("y", len(outs), false, outs)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestLUTMapParityWideXOR(t *testing.T) {
+	c := wideXORCircuit(t, 16, 9)
+	c, err := Default().Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := LUTMap(anyFunction{6}, 6).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := bootstraps(plain)
+	for _, K := range []int{4, 9, 16} {
+		d, err := LUTMap(withParity{anyFunction{6}, K}, 6).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ir.Verify(d); err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, d)
+		checkParityMapped(t, d, K)
+		after := bootstraps(d)
+		t.Logf("K=%d: %d -> %d bootstraps, %d PARITY nodes", K, before, after, d.Stats().Count[ir.OpParity])
+		// Each output is AND(parity of 9, ¬parity of 9): with K >= 9 the two
+		// parities and the AND are three bootstraps, plus the 16 ANDs.
+		if K >= 9 && after > 16+3*16 {
+			t.Errorf("K=%d: %d bootstraps, want at most %d", K, after, 16+3*16)
+		}
+		if after > before {
+			t.Errorf("K=%d: parity cuts raised bootstraps %d -> %d", K, before, after)
+		}
+	}
+}
+
+func TestLUTMapParityRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for iter := 0; iter < 80; iter++ {
+		c := randomXORHeavy(rng, 2+rng.IntN(14), 40+rng.IntN(120))
+		c, err := Default().Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		K := 3 + rng.IntN(12)
+		tg := withParity{anyFunction{3 + rng.IntN(4)}, K}
+		d, err := LUTMap(tg, 6).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, c, d)
+		checkMapped(t, d, tg, tg.MaxLUTInputs())
+		checkParityMapped(t, d, K)
+		plain, err := LUTMap(tg.LUTTarget, 6).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Area recovery is heuristic; parity cuts may not lose more than a
+		// few bootstraps to the mapping without them.
+		if bootstraps(d) > bootstraps(plain)+2 {
+			t.Errorf("iter %d: with parity cuts %d bootstraps, without %d", iter, bootstraps(d), bootstraps(plain))
+		}
+		// Mapping a mapped circuit (PARITY nodes as input) stays correct,
+		// also for a target with narrower parities or none.
+		for _, again := range []LUTTarget{tg, withParity{anyFunction{4}, 3}, anyFunction{4}} {
+			e, err := LUTMap(again, 6).Run(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFunction(t, c, e)
+		}
+	}
+}
+
+// randomXORHeavy is randomCircuit with mostly XOR/XNOR gates and some
+// PARITY nodes, so that XOR cones are wide.
+func randomXORHeavy(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	b := ir.NewBuilder("xorheavy")
+	ids := b.Input("x", nIn, false)
+	pick := func() ir.NodeID { return ids[rng.IntN(len(ids))] }
+	for g := 0; g < nGates; g++ {
+		var id ir.NodeID
+		switch r := rng.IntN(10); {
+		case r < 5:
+			id = b.Raw(ir.Node{Op: ir.OpXor, In: []ir.NodeID{pick(), pick()}})
+		case r < 6:
+			id = b.Raw(ir.Node{Op: ir.OpXnor, In: []ir.NodeID{pick(), pick()}})
+		case r < 7:
+			id = b.Raw(ir.Node{Op: ir.OpNot, In: []ir.NodeID{pick()}})
+		case r < 8:
+			in := make([]ir.NodeID, 2+rng.IntN(8))
+			for j := range in {
+				in[j] = pick()
+			}
+			id = b.Raw(ir.Node{Op: ir.OpParity, In: in})
+		case r < 9:
+			id = b.Raw(ir.Node{Op: ir.OpAnd, In: []ir.NodeID{pick(), pick()}})
+		default:
+			id = b.Raw(ir.Node{Op: ir.OpMux, In: []ir.NodeID{pick(), pick(), pick()}})
+		}
+		ids = append(ids, id)
+	}
+	outs := make([]ir.NodeID, 8)
+	for i := range outs {
+		outs[i] = ids[len(ids)-1-rng.IntN(nGates/2)]
+	}
+	b.Output("y", len(outs), false, outs)
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
