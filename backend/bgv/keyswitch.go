@@ -283,12 +283,13 @@ func (pr *Params) divideByP(t int, x [][]uint64, out *Poly, sc *Scratch) {
 
 // dropLevel switches p in place from level t to t-1: p ← (p - δ)/p_t with
 // the mod-2 correction (GHS 3.2, appendix E): one inverse transform (row t)
-// and t forward transforms. Allocates nothing.
+// and t forward transforms (coefficients in Rader order in between).
+// Allocates nothing.
 func (pr *Params) dropLevel(p *Poly, sc *Scratch) {
 	t := p.Level()
 	sd := pr.rns[t].drop
 	r := pr.ringQ
-	r.transforms[t].Inverse(p.Rows[t], sc.coeff[0], sc.tr)
+	r.transforms[t].inverseRader(p.Rows[t], sc.coeff[0], sc.tr)
 	src := sc.src[:1]
 	src[0] = sc.coeff[0]
 	delta := sc.dst[:t]
@@ -297,7 +298,7 @@ func (pr *Params) dropLevel(p *Poly, sc *Scratch) {
 	}
 	sd.conv.convert(src, delta, sc.y, sc.v)
 	for i := 0; i < t; i++ {
-		r.transforms[i].Forward(delta[i], delta[i], sc.tr)
+		r.transforms[i].forwardRader(delta[i], delta[i], sc.tr)
 		sd.finish(i, p.Rows[i], delta[i], p.Rows[i])
 	}
 	p.Rows = p.Rows[:t]

@@ -3,7 +3,8 @@ package bgv
 import "fmt"
 
 // Key switching's per-prime work (transforms, inner products, the final
-// division) is independent from row to row, so a Scratch may spread it over
+// division) is independent from row to row (the coefficient rows in
+// between are in Rader order, see rader.go: base conversion does not care), so a Scratch may spread it over
 // several goroutines. The Evaluator stays shared and immutable; each worker
 // owns its transform scratch. Jobs are plain data (rowJob plus the
 // parameters in jobState), not closures, so that the one-worker path
@@ -78,19 +79,19 @@ func (pr *Params) runRows(job rowJob, w, workers, count int, tr []uint64, sc *Sc
 	for i := w; i < count; i += workers {
 		switch job {
 		case jobInverseQ:
-			r.transforms[i].Inverse(st.c.Rows[i], sc.coeff[i], tr)
+			r.transforms[i].inverseRader(st.c.Rows[i], sc.coeff[i], tr)
 		case jobDigitRow:
 			idx := lv.qp[i]
 			if !st.dg.inDigit[i] {
-				r.transforms[idx].Forward(sc.ext[i], sc.ext[i], tr)
+				r.transforms[idx].forwardRader(sc.ext[i], sc.ext[i], tr)
 			}
 			b, a := st.key.B[st.dg.key], st.key.A[st.dg.key]
 			r.moduli[idx].mulAdd2Vec(sc.digit[i][:n], b.Rows[idx][:n], a.Rows[idx][:n],
 				sc.acc0[i][:n], sc.acc1[i][:n], !st.first)
 		case jobInverseP:
-			r.transforms[lv.qp[st.t+1+i]].Inverse(st.x[st.t+1+i], sc.coeff[i], tr)
+			r.transforms[lv.qp[st.t+1+i]].inverseRader(st.x[st.t+1+i], sc.coeff[i], tr)
 		case jobFinish:
-			r.transforms[i].Forward(sc.ext[i], sc.ext[i], tr)
+			r.transforms[i].forwardRader(sc.ext[i], sc.ext[i], tr)
 			st.sd.finish(i, st.x[i], sc.ext[i], st.out.Rows[i])
 		default:
 			panic(fmt.Sprintf("bgv: internal error: unknown row job %d", job))

@@ -398,3 +398,91 @@ func (t *Transform) Inverse(b, out, scratch []uint64) {
 	// A_0 - A_(m-1), A_0 = m^-1 Σ_i b_i.
 	out[0] = subMod(mulShoup(sum, t.mInv, t.mInvShoup, q), top, q)
 }
+
+// Rader order. Key switching and modulus switching only convert
+// coefficient rows between bases, coefficient by coefficient, so any fixed
+// order of the coefficients serves them. The order the convolution works in
+// saves both permutations: slot t holds the coefficient of X^(g^t) for
+// t != n/2, and slot n/2 (g^(n/2) = -1, i.e. X^(m-1), folded away modulo
+// Φ_m) holds the constant coefficient. inverseRader and forwardRader map
+// between evaluations and this order with a reversal (cheap, contiguous) in
+// place of the gathers of Inverse and Forward.
+
+// reverse sets dst[l] = src[-l mod n], n = len(dst).
+func reverse(src, dst []uint64) {
+	if reverseVec(src, dst) {
+		return
+	}
+	n := len(dst)
+	dst[0] = src[0]
+	for l := 1; l < n; l++ {
+		dst[l] = src[n-l]
+	}
+}
+
+// inverseRader is Inverse with the coefficients in Rader order. b may alias
+// out. Allocates nothing.
+func (t *Transform) inverseRader(b, out, scratch []uint64) {
+	plan := t.plan
+	n := plan.n
+	p := &t.p
+	q := p.q
+	buf := scratch[:plan.bigN]
+	b = b[:n]
+	reverse(b, buf[:n])
+	var sum uint64
+	ks := 0
+	if t.vecPerm() {
+		sum, ks = sumModVec(b, q)
+	}
+	for _, x := range b[ks:] {
+		sum = addMod(sum, x, q)
+	}
+	clear(buf[n:])
+	t.convolveP(buf, scratch, false)
+	if t.aux && t.ntt2 == nil {
+		for i := range buf[:n] {
+			buf[i] = p.reduce(buf[i])
+		}
+	}
+	top := buf[n/2]
+	out = out[:n]
+	k := 0
+	if t.vecPerm() {
+		k = subScalarVec(buf[:n], out, top, q)
+	}
+	for i := k; i < n; i++ {
+		out[i] = subMod(buf[i], top, q)
+	}
+	out[n/2] = subMod(mulShoup(sum, t.mInv, t.mInvShoup, q), top, q)
+}
+
+// forwardRader is Forward with the coefficients a in Rader order. out may
+// alias a. Allocates nothing.
+func (t *Transform) forwardRader(a, out, scratch []uint64) {
+	plan := t.plan
+	n := plan.n
+	q := t.p.q
+	buf := scratch[:plan.bigN]
+	a = a[:n]
+	a0 := a[n/2]
+	reverse(a, buf[:n])
+	buf[n/2] = 0
+	clear(buf[n:])
+	t.convolveP(buf, scratch, true)
+	p := &t.p
+	out = out[:n]
+	if t.aux && t.ntt2 == nil {
+		for s := range out {
+			out[s] = addMod(p.reduce(buf[s]), a0, q)
+		}
+		return
+	}
+	k := 0
+	if t.vecPerm() {
+		k = subScalarVec(buf[:n], out, (q-a0)%q, q)
+	}
+	for s := k; s < n; s++ {
+		out[s] = addMod(buf[s], a0, q)
+	}
+}

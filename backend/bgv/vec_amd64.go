@@ -158,3 +158,24 @@ func sumModVec(a []uint64, q uint64) (uint64, int) {
 	}
 	return s, n
 }
+
+//go:noescape
+func reverseAVX(src, dst *uint64, n int, idx *[8]uint64)
+
+var reverseIdx = [8]uint64{7, 6, 5, 4, 3, 2, 1, 0}
+
+// reverseVec sets dst[l] = src[-l mod n] for l in [0, n), n = len(dst);
+// false when the vector kernel does not apply (the caller loops in Go).
+func reverseVec(src, dst []uint64) bool {
+	n := len(dst)
+	if !hasVec || n%8 != 0 || n < 16 {
+		return false
+	}
+	_ = src[n-1]
+	dst[0] = src[0]
+	for l := 1; l < 8; l++ {
+		dst[l] = src[n-l]
+	}
+	reverseAVX(&src[0], &dst[0], n, &reverseIdx)
+	return true
+}

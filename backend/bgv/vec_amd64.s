@@ -716,3 +716,28 @@ smloop:
 	VMOVDQU64 Z0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func reverseAVX(src, dst *uint64, n int, idx *[8]uint64)
+// dst[l] = src[n-l] for l in [8, n), by blocks of 8 read forwards and
+// permuted with idx = {7, 6, ..., 0}; n a multiple of 8, dst != src.
+TEXT ·reverseAVX(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	MOVQ dst+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ idx+24(FP), R8
+	VMOVDQU64 (R8), Z31
+	// dst block at l = 8 takes src[n-15 .. n-8].
+	LEAQ -120(SI)(CX*8), SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+
+rvloop:
+	VMOVDQU64 (SI), Z0
+	VPERMQ    Z0, Z31, Z0
+	VMOVDQU64 Z0, (DI)
+	SUBQ $64, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  rvloop
+	VZEROUPPER
+	RET

@@ -20,3 +20,5 @@ func bconvRowVec(rows [][]uint64, hat, hatS []uint64, v []float64, out []uint64,
 func gatherSubVec(src []uint64, idx []uint32, out []uint64, c, q uint64) int { return 0 }
 func subScalarVec(a, out []uint64, c, q uint64) int                          { return 0 }
 func sumModVec(a []uint64, q uint64) (uint64, int)                           { return 0, 0 }
+
+func reverseVec(src, dst []uint64) bool { return false }

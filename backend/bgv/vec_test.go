@@ -142,3 +142,55 @@ func TestTransformVecMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestRaderOrder: inverseRader and forwardRader are Inverse and Forward
+// with the coefficients permuted into Rader order (slot t = coefficient of
+// X^(g^t), slot n/2 = the constant one), on the vector and pure-Go kernels
+// and in every transform mode.
+func TestRaderOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal, M8191Literal, toyM257TwoAux} {
+		pr := testParams(t, lit)
+		for _, tr := range testTransforms(t, pr) {
+			variants := []*Transform{tr}
+			if tr.vec {
+				g, err := newTransformVec(pr.plan, tr.Prime(), pr.auxNTT, pr.auxNTT2, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				variants = append(variants, g)
+			}
+			for _, v := range variants {
+				n, p := pr.N(), v.Prime()
+				toRader := func(a []uint64) []uint64 {
+					r := make([]uint64, n)
+					for s := range r {
+						if s != n/2 {
+							r[s] = a[pr.plan.scatterInvRaw(s)]
+						}
+					}
+					r[n/2] = a[0]
+					return r
+				}
+				sc := make([]uint64, v.ScratchLen())
+				b := edgeRow(rng, n, p)
+				nat, ord := make([]uint64, n), make([]uint64, n)
+				v.Inverse(b, nat, sc)
+				v.inverseRader(b, ord, sc)
+				want := toRader(nat)
+				a := edgeRow(rng, n, p)
+				fNat, fOrd := make([]uint64, n), make([]uint64, n)
+				v.Forward(a, fNat, sc)
+				v.forwardRader(toRader(a), fOrd, sc)
+				for i := range ord {
+					if ord[i] != want[i] {
+						t.Fatalf("m=%d p=%d vec=%v: inverseRader slot %d = %d, want %d", pr.M(), p, v.vec, i, ord[i], want[i])
+					}
+					if fOrd[i] != fNat[i] {
+						t.Fatalf("m=%d p=%d vec=%v: forwardRader slot %d = %d, want %d", pr.M(), p, v.vec, i, fOrd[i], fNat[i])
+					}
+				}
+			}
+		}
+	}
+}
