@@ -38,7 +38,7 @@ func (lutAll) CanEvalLUT(table uint64, k int) bool { return k >= 1 && k <= 6 }
 func (b *Backend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{
 		Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor,
-			ir.OpAndNY, ir.OpMux, ir.OpLUT},
+			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity},
 		LUT:   lutAll{},
 		Slots: b.ev.params.slots,
 		Cost:  MulCost,
@@ -112,6 +112,11 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 			if err = ev.Mul(arg(0), w.t0, o, sc); err == nil {
 				err = ev.Add(o, arg(2), o, sc)
 			}
+		}
+	case ir.OpParity: // a sum: free of multiplications
+		err = ev.Add(arg(0), arg(1), o, sc)
+		for j := 2; j < len(in) && err == nil; j++ {
+			err = ev.Add(o, arg(j), o, sc)
 		}
 	case ir.OpLUT:
 		err = w.lut(n, in, o)
