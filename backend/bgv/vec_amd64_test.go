@@ -72,7 +72,8 @@ func TestMulModVec(t *testing.T) {
 	}
 }
 
-// TestScaleDownFinishVec: the vector finish equals the pure-Go one.
+// TestScaleDownFinishVec: the vector finish equals the pure-Go one and the
+// exact value (big.Int).
 func TestScaleDownFinishVec(t *testing.T) {
 	if !hasVec {
 		t.Skip("no AVX-512F/DQ")
@@ -87,9 +88,16 @@ func TestScaleDownFinishVec(t *testing.T) {
 			got, want := make([]uint64, n), make([]uint64, n)
 			sd.finish(j, x, d, got)
 			withoutVec(func() { sd.finish(j, x, d, want) })
+			bq := new(big.Int).SetUint64(md.q)
 			for k := range got {
 				if got[k] != want[k] {
 					t.Fatalf("prime %d, entry %d: vector %d != Go %d", md.q, k, got[k], want[k])
+				}
+				// x·D^-1 - δ'·2·D^-1 mod q, exactly.
+				e := new(big.Int).Mul(new(big.Int).SetUint64(x[k]), new(big.Int).SetUint64(sd.inv[j]))
+				e.Sub(e, new(big.Int).Mul(new(big.Int).SetUint64(d[k]), new(big.Int).SetUint64(sd.twoInv[j])))
+				if w := e.Mod(e, bq).Uint64(); got[k] != w {
+					t.Fatalf("prime %d, entry %d: %d, want %d", md.q, k, got[k], w)
 				}
 			}
 		}
