@@ -1,9 +1,13 @@
 package optimize
 
 import (
+	"math/big"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -185,4 +189,55 @@ func randomXORHeavy(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
 		panic(err)
 	}
 	return c
+}
+
+// TestLUTMapParityAES maps aes_128.txt with parity cuts (K = 64, any
+// 6-input LUT) and checks the FIPS-197 vectors, random vectors against the
+// original, and the issue-4 target: at most half the AND+XOR gate count.
+func TestLUTMapParityAES(t *testing.T) {
+	if testing.Short() {
+		t.Skip("maps all of AES (a few seconds)")
+	}
+	f, err := os.Open(filepath.Join(testenv.SharedCircuits(t), "aes_128.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := ir.ReadBristol(f, "aes_128.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := bootstraps(c)
+	pre, err := (&Pipeline{Passes: []Pass{Fold, AbsorbNot, DCE}}).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := mapLUTs(pre, withParity{anyFunction{6}, 64}, 6, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.Verify(d); err != nil {
+		t.Fatal(err)
+	}
+	checkParityMapped(t, d, 64)
+	for _, v := range [][3]string{
+		{"000102030405060708090a0b0c0d0e0f", "00112233445566778899aabbccddeeff", "69c4e0d86a7b0430d8cdb78070b4c55a"},
+		{"2b7e151628aed2a6abf7158809cf4f3c", "3243f6a8885a308d313198a2e0370734", "3925841d02dc09fbdc118597196a0b32"},
+	} {
+		key, _ := new(big.Int).SetString(v[0], 16)
+		pt, _ := new(big.Int).SetString(v[1], 16)
+		out, err := d.Eval(ir.Values{"in0": {key}, "in1": {pt}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out["out0"][0].Text(16); got != v[2] {
+			t.Errorf("AES(%s, %s) = %s, want %s", v[0], v[1], got, v[2])
+		}
+	}
+	sameFunctionRandom(t, c, d, 4)
+	after := bootstraps(d)
+	t.Logf("aes_128: %d AND+XOR -> %d bootstraps (%.3fx), %d PARITY nodes", gates, after, float64(after)/float64(gates), d.Stats().Count[ir.OpParity])
+	if 2*after > gates {
+		t.Errorf("%d bootstraps, more than half of %d", after, gates)
+	}
 }
