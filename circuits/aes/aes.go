@@ -10,10 +10,10 @@ import (
 	"github.com/hcc-fhe/hcc/stdlib"
 )
 
-// FS holds the HDL sources: aes128.hdl (the cipher and the circuit aes128)
-// and aes128_lowdepth.hdl (which imports it).
+// FS holds the HDL sources: aes128.hdl (the cipher and the circuit aes128),
+// and aes128_lowdepth.hdl and aes128_decrypt.hdl, which import it.
 //
-//go:embed aes128.hdl aes128_lowdepth.hdl
+//go:embed aes128.hdl aes128_lowdepth.hdl aes128_decrypt.hdl
 var FS embed.FS
 
 // Variant selects which of the standard library's S-box circuits the
@@ -55,13 +55,28 @@ func CompileStyle(v Variant, style stdlib.Style) (*ir.Circuit, error) {
 	if v != Small && v != LowDepth {
 		return nil, fmt.Errorf("aes: unknown variant %v", v)
 	}
-	src, err := FS.ReadFile(v.File())
+	return compileFile(v.File(), style)
+}
+
+// DecryptFile is the decryption circuit's source file in FS: circuit
+// aes128_decrypt(key: u128, ciphertext: u128) -> plaintext: u128, with the
+// 32-AND S-box. It derives all round keys before the first inverse round,
+// so its AND-depth is 120 (60 for the key schedule, then 60).
+const DecryptFile = "aes128_decrypt.hdl"
+
+// CompileDecrypt builds the decryption circuit from the embedded sources.
+func CompileDecrypt() (*ir.Circuit, error) {
+	return compileFile(DecryptFile, stdlib.SizeOptimized)
+}
+
+func compileFile(name string, style stdlib.Style) (*ir.Circuit, error) {
+	src, err := FS.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("aes: %w", err)
 	}
-	c, err := lang.Compile(v.File(), src, lang.Options{Style: style, FS: FS})
+	c, err := lang.Compile(name, src, lang.Options{Style: style, FS: FS})
 	if err != nil {
-		return nil, fmt.Errorf("aes: compiling %s: %w", v.File(), err)
+		return nil, fmt.Errorf("aes: compiling %s: %w", name, err)
 	}
 	return c, nil
 }

@@ -237,8 +237,8 @@ func TestStructure(t *testing.T) {
 }
 
 // TestEmbedded compiles from the embedded files with the working directory
-// somewhere else, so the relative import in aes128_lowdepth.hdl cannot have
-// been read from disk; and checks that hcc's usual entry point (lang on the
+// somewhere else, so the relative imports of aes128_lowdepth.hdl and
+// aes128_decrypt.hdl cannot have been read from disk; and checks that hcc's usual entry point (lang on the
 // files on disk) builds the same circuit.
 func TestEmbedded(t *testing.T) {
 	wd, err := os.Getwd()
@@ -260,6 +260,10 @@ func TestEmbedded(t *testing.T) {
 		}
 		t.Chdir(wd)
 	}
+	t.Chdir(t.TempDir())
+	if _, err := CompileDecrypt(); err != nil {
+		t.Errorf("decryption from the embedded files: %v", err)
+	}
 	if _, err := Compile(Variant(7)); err == nil {
 		t.Error("Compile(Variant(7)) succeeded")
 	}
@@ -280,5 +284,51 @@ func TestBlockValues(t *testing.T) {
 	}
 	if _, err := Ciphertext(ir.Values{}); err == nil {
 		t.Error("Ciphertext accepted outputs without a ciphertext")
+	}
+}
+
+// TestDecrypt checks the inverse cipher on the known answers and on 256
+// random blocks against crypto/aes, and its gate budget: the same 200
+// S-boxes of 32 AND gates, AND-depth 60 for the key schedule plus 60.
+func TestDecrypt(t *testing.T) {
+	c, err := CompileDecrypt()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Inputs[1].Name != "ciphertext" || c.Outputs[0].Name != "plaintext" {
+		t.Fatalf("interface: inputs %s, %s, output %s", c.Inputs[0].Name, c.Inputs[1].Name, c.Outputs[0].Name)
+	}
+	for _, ka := range knownAnswers {
+		key, ct := block(t, ka.key), block(t, ka.ciphertext)
+		out, err := c.Eval(ir.Values{"key": {BlockValue(key)}, "ciphertext": {BlockValue(ct)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := BlockBytes(out["plaintext"][0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := block(t, ka.plaintext); got != want {
+			t.Errorf("%s: decrypted to %x, want %x", ka.name, got, want)
+		}
+	}
+	keys, cts := randomPairs(2, 256)
+	fails := 0
+	for start := 0; start < len(keys); start += 64 {
+		out := c.EvalBits(packLanes(keys[start:start+64], cts[start:start+64]))
+		for j := range 64 {
+			k, ct := keys[start+j], cts[start+j]
+			cipher, _ := aes.NewCipher(k[:])
+			var want [16]byte
+			cipher.Decrypt(want[:], ct[:])
+			if got := lane(out, j); got != want && fails < 3 {
+				fails++
+				t.Errorf("key %x ciphertext %x: got %x, want %x", k, ct, got, want)
+			}
+		}
+	}
+	st := c.Stats()
+	if st.Count[ir.OpAnd] != 200*32 || st.AndDepth != 120 {
+		t.Errorf("%d AND gates, AND-depth %d; want 6400, 120", st.Count[ir.OpAnd], st.AndDepth)
 	}
 }
