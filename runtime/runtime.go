@@ -176,7 +176,7 @@ func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready chan<- ir.NodeID
 	if n.Op == ir.OpConst0 || n.Op == ir.OpConst1 {
 		w.Constant(n.Op == ir.OpConst1, out)
 	} else {
-		var inBuf [ir.MaxLUTInputs]backend.Ciphertext
+		var inBuf [max(ir.MaxLUTInputs, ir.MaxParityInputs)]backend.Ciphertext
 		in := inBuf[:len(n.In)]
 		for j, x := range n.In {
 			in[j] = r.ct[x]
