@@ -29,10 +29,18 @@ func (m Modulus32) DotRows(digits [][]uint32, rows []uint32, init []uint32, accB
 	if !hasAVX512 || N < 8 {
 		switch {
 		case len(digits) == 4 && init == nil:
-			m.dot4(digits, rows, outB, outA)
+			if N == dotN && contiguous(digits) {
+				m.dot4N1024(digits, rows, outB, outA)
+			} else {
+				m.dot4(digits, rows, outB, outA)
+			}
 			return
 		case len(digits) == 2 && init != nil:
-			m.dot2Init(digits, rows, init, outB, outA)
+			if N == dotN && contiguous(digits) {
+				m.dot2InitN1024(digits, rows, init, outB, outA)
+			} else {
+				m.dot2Init(digits, rows, init, outB, outA)
+			}
 			return
 		}
 	}

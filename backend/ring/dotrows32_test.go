@@ -51,3 +51,48 @@ func TestDotRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDotRowsN1024 checks the N = 1024 loops for contiguous digits (four
+// without init, two with) against the per-slot reference, with digits
+// anywhere below 2^32 as ForwardUnreduced leaves them.
+func TestDotRowsN1024(t *testing.T) {
+	const N = dotN
+	m, err := NewModulus32(testQ27)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, nd := range []int{2, 4} {
+		slab := make([]uint32, nd*N)
+		for i := range slab {
+			slab[i] = rng.Uint32()
+		}
+		digits := make([][]uint32, nd)
+		for r := range digits {
+			digits[r] = slab[r*N : (r+1)*N]
+		}
+		if !contiguous(digits) {
+			t.Fatal("slab digits not seen as contiguous")
+		}
+		rows := randPoly32(rng, 2*nd*N, testQ27)
+		var init []uint32
+		if nd == 2 {
+			init = randPoly32(rng, N, testQ27)
+		}
+		outB, outA := make([]uint32, N), make([]uint32, N)
+		m.DotRows(digits, rows, init, make([]uint64, N), make([]uint64, N), outB, outA)
+		for i := 0; i < N; i++ {
+			var wb, wa uint64
+			if init != nil {
+				wb = uint64(init[i])
+			}
+			for r := 0; r < nd; r++ {
+				wb += uint64(digits[r][i]) % testQ27 * uint64(rows[2*r*N+i]) % testQ27
+				wa += uint64(digits[r][i]) % testQ27 * uint64(rows[(2*r+1)*N+i]) % testQ27
+			}
+			if uint64(outB[i]) != wb%testQ27 || uint64(outA[i]) != wa%testQ27 {
+				t.Fatalf("digits=%d slot %d: got (%d, %d), want (%d, %d)", nd, i, outB[i], outA[i], wb%testQ27, wa%testQ27)
+			}
+		}
+	}
+}
