@@ -204,19 +204,24 @@ func (ev *Evaluator) TensorNew(a, b *Ciphertext) (*Ciphertext, error) {
 // tensor sets (d0, d1, d2) to the tensor product of a and b (degree 1, same
 // level), with Karatsuba's three products. The outputs must not alias the inputs.
 func tensor(r *Ring, a, b *Ciphertext, d0, d1, d2 *Poly) {
-	r.Mul(a.Value[0], b.Value[0], d0)
-	r.Mul(a.Value[1], b.Value[1], d2)
-	if hasVec {
-		// The vector products cost less than the subtractions' extra pass:
-		// d1 = a0·b1 + a1·b0.
-		r.Mul(a.Value[0], b.Value[1], d1)
-		r.MulAdd(a.Value[1], b.Value[0], d1)
-		return
-	}
-	for i := range d1.Rows {
+	tensorRows(r, a, b, d0, d1, d2, 0, 1)
+}
+
+// tensorRows is tensor on rows lo, lo+step, ... (one worker's share).
+func tensorRows(r *Ring, a, b *Ciphertext, d0, d1, d2 *Poly, lo, step int) {
+	for i := lo; i < len(d1.Rows); i += step {
 		md := &r.moduli[i]
-		a0, a1, b0, b1 := a.Value[0].Rows[i], a.Value[1].Rows[i], b.Value[0].Rows[i], b.Value[1].Rows[i]
-		z0, z2, z := d0.Rows[i], d2.Rows[i], d1.Rows[i][:len(a0)]
+		a0, a1, b0, b1 := a.Value[0].Rows[i][:r.n], a.Value[1].Rows[i][:r.n], b.Value[0].Rows[i][:r.n], b.Value[1].Rows[i][:r.n]
+		z0, z2, z := d0.Rows[i][:r.n], d2.Rows[i][:r.n], d1.Rows[i][:r.n]
+		md.mulVec(a0, b0, z0)
+		md.mulVec(a1, b1, z2)
+		if hasVec {
+			// The vector products cost less than Karatsuba's extra
+			// additions and subtractions: d1 = a0·b1 + a1·b0.
+			md.mulVec(a0, b1, z)
+			md.mulAddVec(a1, b0, z)
+			continue
+		}
 		for k := range z {
 			x := md.mul(addMod(a0[k], a1[k], md.q), addMod(b0[k], b1[k], md.q))
 			z[k] = subMod(subMod(x, z0[k], md.q), z2[k], md.q)
@@ -248,7 +253,8 @@ func (ev *Evaluator) Mul(a, b, out *Ciphertext, sc *Scratch) error {
 	}
 	r := pr.ringQ
 	sc.d0.Rows, sc.d1.Rows, sc.d2.Rows = sc.d0.Rows[:t+1], sc.d1.Rows[:t+1], sc.d2.Rows[:t+1]
-	tensor(r, x, y, sc.d0, sc.d1, sc.d2)
+	sc.job.ta, sc.job.tb = x, y
+	sc.forRows(pr, jobTensor, t+1)
 	setLevel(out, t)
 	pr.keySwitch(sc.d2, ev.keys.Relin, out.Value[0], out.Value[1], sc)
 	r.Add(out.Value[0], sc.d0, out.Value[0])

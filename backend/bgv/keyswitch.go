@@ -205,6 +205,7 @@ type Scratch struct {
 	// Key-switching workers beyond the calling goroutine (parallel.go):
 	// one transform buffer each, the join point and the running job.
 	trW [][]uint64
+	hdr []convHeaders // per worker, including the caller (parallel scratch only)
 	wg  sync.WaitGroup
 	job jobState
 }
@@ -256,7 +257,7 @@ func (pr *Params) keySwitch(c *Poly, key *SwitchingKey, out0, out1 *Poly, sc *Sc
 			dst[a] = sc.ext[row]
 			digit[row] = sc.ext[row]
 		}
-		dg.conv.convert(src, dst, sc.y, sc.v)
+		sc.convertRows(pr, dg.conv, src, dst)
 		st.dg, st.first = dg, j == 0
 		sc.forRows(pr, jobDigitRow, nExt)
 	}
@@ -277,7 +278,7 @@ func (pr *Params) divideByP(t int, x [][]uint64, out *Poly, sc *Scratch) {
 	for i := range delta {
 		delta[i] = sc.ext[i]
 	}
-	lv.modDown.conv.convert(sc.coeff[:k], delta, sc.y, sc.v)
+	sc.convertRows(pr, lv.modDown.conv, sc.coeff[:k], delta)
 	sc.forRows(pr, jobFinish, t+1)
 }
 

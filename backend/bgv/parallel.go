@@ -18,7 +18,12 @@ const (
 	jobDigitRow               // row r of Q_t·P: raise (forward) if outside the digit, then the inner product
 	jobInverseP               // special row j: coefficients of x[t+1+j] into coeff[j]
 	jobFinish                 // row i <= t: forward δ_i, then the division by P into out
+	jobTensor                 // row i <= t: the tensor product of ta and tb into d0, d1, d2
+	jobConvert                // chunk i of convSpan coefficients: conv from cin to cout
 )
+
+// convSpan is the number of coefficients per jobConvert chunk.
+const convSpan = 4096
 
 // jobState holds the operands of the running rowJob.
 type jobState struct {
@@ -30,6 +35,29 @@ type jobState struct {
 	x     [][]uint64
 	out   *Poly
 	sd    *scaleDown
+	ta    *Ciphertext
+	tb    *Ciphertext
+	conv  *baseConverter
+	cin   [][]uint64
+	cout  [][]uint64
+}
+
+// convHeaders are one worker's row headers for a chunk of a base conversion.
+type convHeaders struct {
+	in, out, y [][]uint64
+}
+
+// convertRows runs conv from in to out (coefficient rows, scratch y, v),
+// split into chunks over sc's workers when there are several. Base
+// conversion works coefficient by coefficient, so the split changes no value.
+func (sc *Scratch) convertRows(pr *Params, conv *baseConverter, in, out [][]uint64) {
+	if sc.Workers() == 1 {
+		conv.convert(in, out, sc.y, sc.v)
+		return
+	}
+	st := &sc.job
+	st.conv, st.cin, st.cout = conv, in, out
+	sc.forRows(pr, jobConvert, (len(sc.v)+convSpan-1)/convSpan)
 }
 
 // NewParallelScratch allocates scratch whose key switches (multiplication,
@@ -38,8 +66,12 @@ type jobState struct {
 // NewScratch. The extra memory is one transform buffer per worker.
 func (pr *Params) NewParallelScratch(workers int) *Scratch {
 	sc := pr.NewScratch()
-	for w := 1; w < workers; w++ {
-		sc.trW = append(sc.trW, pr.ringQP.NewScratch())
+	rows := len(pr.q) + len(pr.p)
+	for w := 0; w < workers; w++ {
+		if w > 0 {
+			sc.trW = append(sc.trW, pr.ringQP.NewScratch())
+		}
+		sc.hdr = append(sc.hdr, convHeaders{in: make([][]uint64, rows), out: make([][]uint64, rows), y: make([][]uint64, rows)})
 	}
 	return sc
 }
@@ -93,6 +125,22 @@ func (pr *Params) runRows(job rowJob, w, workers, count int, tr []uint64, sc *Sc
 		case jobFinish:
 			r.transforms[i].forwardRader(sc.ext[i], sc.ext[i], tr)
 			st.sd.finish(i, st.x[i], sc.ext[i], st.out.Rows[i])
+		case jobTensor:
+			tensorRows(pr.ringQ, st.ta, st.tb, sc.d0, sc.d1, sc.d2, i, count)
+		case jobConvert:
+			lo := i * convSpan
+			hi := min(lo+convSpan, len(sc.v))
+			h := &sc.hdr[w]
+			for a, row := range st.cin {
+				h.in[a] = row[lo:hi]
+			}
+			for a, row := range st.cout {
+				h.out[a] = row[lo:hi]
+			}
+			for a := range st.cin {
+				h.y[a] = sc.y[a][lo:hi]
+			}
+			st.conv.convert(h.in[:len(st.cin)], h.out[:len(st.cout)], h.y[:len(st.cin)], sc.v[lo:hi])
 		default:
 			panic(fmt.Sprintf("bgv: internal error: unknown row job %d", job))
 		}
