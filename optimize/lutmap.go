@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -46,15 +48,15 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			if parK < 3 {
 				return mapLUTs(c, target, k, 0)
 			}
-			// Linearised XOR cones are structural: on small, highly
-			// reconvergent logic the plain mapping's functional cuts can
-			// win, so both are mapped and the cheaper cover is kept.
-			d, err := mapLUTs(c, target, k, parK)
-			if err != nil {
-				return nil, err
-			}
-			e, err := mapLUTs(c, target, k, 0)
-			if err != nil {
+			// Linearised XOR cones are structural: where XORs and ANDs
+			// interleave (carry chains: mult64 9487 against 5984) the plain
+			// mapping's LUTs win, so both are mapped, concurrently, and
+			// the cheaper cover is kept.
+			var d, e *ir.Circuit
+			var g errgroup.Group
+			g.Go(func() (err error) { d, err = mapLUTs(c, target, k, parK); return err })
+			g.Go(func() (err error) { e, err = mapLUTs(c, target, k, 0); return err })
+			if err := g.Wait(); err != nil {
 				return nil, err
 			}
 			if cost := coverCost(target); cost(e) < cost(d) {

@@ -14,9 +14,14 @@ import (
 // DefaultLUTFailureLog2 is the failure bound LUTTarget uses unless told
 // otherwise: a multi-input function is offered to the optimizer only if
 // one evaluation decrypts wrongly with probability at most 2^-40. A LUT's
-// noise grows with Σ w_i², so on sets with little noise margin (STD128_T:
-// 3-input XOR at 2^-30) only the cheap-weight functions pass, while the
-// low-failure sets keep every k <= 4 function. Native gates are always
+// noise grows with Σ w_i² (relative to its margin, parity.go), so on sets
+// with little noise margin (STD128_T: MAJ5 on 1,1,1,1,1 at 2^-47 passes,
+// PARITY of 8 at 2^-37 does not) only the cheap-weight functions pass, while
+// the low-failure sets keep every k <= 6 function and parities of up to 64
+// inputs (2^-48 at 64 on STD128_LOWFAIL_T; 2^-90 at 32). The bound is per
+// bootstrap: a mapped aes_128 on STD128_LOWFAIL_T (14696 bootstraps, most
+// of them wide parities) is predicted to fail once in 2^41 blocks
+// (CircuitFailure; 2^-101 before parity mapping). Native gates are always
 // evaluated, whatever their failure probability: they are the circuit.
 const DefaultLUTFailureLog2 = -40
 
