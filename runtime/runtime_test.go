@@ -29,7 +29,7 @@ type clearBackend struct {
 
 func (b *clearBackend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor,
-		ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}, LUT: anyLUT{}, Slots: 64, Cost: b.cost}
+		ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}, LUT: anyLUT{}, Slots: 64, Cost: b.cost}
 }
 
 type anyLUT struct{}
@@ -41,7 +41,7 @@ func (b *clearBackend) NewWorker() backend.Worker { return &clearWorker{b: b} }
 
 type clearWorker struct {
 	b  *clearBackend
-	in [ir.MaxLUTInputs]uint64
+	in [ir.MaxParityInputs]uint64
 }
 
 func (w *clearWorker) NewCiphertext() backend.Ciphertext {
@@ -80,14 +80,17 @@ func randomCircuit(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
 	b.SetFolding(false)
 	ids := b.Input("x", nIn, false)
 	ids = append(ids, b.Const(true))
-	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}
+	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}
 	for g := 0; g < nGates; g++ {
 		op := ops[rng.IntN(len(ops))]
 		n := ir.Node{Op: op}
 		k := op.Arity()
-		if op == ir.OpLUT {
+		switch op {
+		case ir.OpLUT:
 			k = 1 + rng.IntN(3)
 			n.Table = rng.Uint64() & (1<<(1<<k) - 1)
+		case ir.OpParity: // wider than any LUT: the runtime's fanin buffer
+			k = 2 + rng.IntN(ir.MaxParityInputs-1)
 		}
 		for j := 0; j < k; j++ {
 			// prefer recent nodes so the circuit is deep as well as wide
