@@ -148,6 +148,19 @@ func TestLUTMapParityRandom(t *testing.T) {
 			}
 			sameFunction(t, c, e)
 		}
+		// The other pipelines accept PARITY too: Default folds it, ForDepth
+		// lowers it to XORs (AND-depth 0).
+		for _, pl := range []*Pipeline{Default(), ForDepth(), {Passes: []Pass{AbsorbNot, Hash}}} {
+			pl.Check = true
+			e, err := pl.Run(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFunction(t, c, e)
+			if e.Stats().AndDepth > d.Stats().AndDepth {
+				t.Errorf("iter %d: AND-depth %d -> %d", iter, d.Stats().AndDepth, e.Stats().AndDepth)
+			}
+		}
 	}
 }
 
