@@ -37,14 +37,15 @@ type GateCoster interface {
 // MaxParityInputs leaves, emitted as PARITY nodes (lutmap_parity.go).
 func LUTMap(target LUTTarget, maxInputs int) Pass {
 	k := min(maxInputs, target.MaxLUTInputs(), ir.MaxLUTInputs)
+	parK := 0
+	if pt, ok := target.(ParityTarget); ok {
+		parK = min(pt.MaxParityInputs(), ir.MaxParityInputs)
+	}
 	return Pass{
 		Name: "lut-map",
-		Doc:  fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate or a LUT of at most %d inputs that the target evaluates in one bootstrap", k),
+		Doc: fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate, a LUT of at most %d inputs that the target evaluates in one bootstrap, or a PARITY of at most %d inputs",
+			k, max(parK, 2)),
 		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
-			parK := 0
-			if pt, ok := target.(ParityTarget); ok {
-				parK = min(pt.MaxParityInputs(), ir.MaxParityInputs)
-			}
 			if parK < 3 {
 				return mapLUTs(c, target, k, 0)
 			}
