@@ -87,6 +87,7 @@ type Scratch struct {
 	ks             []uint16 // after key switching (β then α, dim n)
 	ksAcc          []uint64 // key-switching accumulator (SWAR lanes)
 	ksOffs         []int32  // key-switching row offsets
+	ksSink         uint64   // keySwitch's read-ahead loads end here (unused)
 
 	automorphisms int
 	bootstraps    int
@@ -106,9 +107,12 @@ func NewScratch(p Params) *Scratch {
 		ksAcc:  make([]uint64, ksWidth(p.n)/4),
 		ksOffs: make([]int32, N*p.dks),
 	}
+	// The digit polynomials are one slab, back to back: ring.DotRows' pure-Go
+	// loops for N = 1024 reach them all from one pointer.
+	slab := make([]uint32, 2*p.dg*N)
 	sc.dig = make([][]uint32, 2*p.dg)
 	for i := range sc.dig {
-		sc.dig[i] = make([]uint32, N)
+		sc.dig[i] = slab[i*N : (i+1)*N : (i+1)*N]
 	}
 	if p.lit.Method == MethodGINX {
 		sc.lazyB2, sc.lazyA2 = make([]uint64, N), make([]uint64, N)
@@ -198,7 +202,7 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 // 2022/198 Section 5; mod 2q this costs the noise of rounding to q) or to
 // the nearest residue (GINX); β rounded to nearest is returned.
 func prepareBlindRotation(p *params, ksk *keySwitchKey, sc *Scratch) int {
-	keySwitch(p, ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
+	keySwitch(p, ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs, &sc.ksSink)
 	return roundToBR(p, sc)
 }
 

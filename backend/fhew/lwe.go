@@ -244,7 +244,10 @@ func genKeySwitchKey(sk *SecretKey, seed, noiseSeed Seed) *keySwitchKey {
 // digits into row offsets (negated for negative digits); the second sums the
 // rows, wrapping mod 2^16 lane by lane, which is exact mod Q_ks because Q_ks
 // divides 2^16.
-func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint64, offs []int32) {
+//
+// sink receives the value of the pure-Go loop's read-ahead loads (see
+// ksAccSWAR); it means nothing.
+func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint64, offs []int32, sink *uint64) {
 	acc = acc[:k.width/4]
 	clear(acc)
 	acc[0] = uint64(in[0]) // β in lane 0 of word 0
@@ -252,7 +255,11 @@ func keySwitch(p *params, k *keySwitchKey, in []uint16, out []uint16, acc []uint
 	if hasKSVec && count > 0 {
 		ksAccAVX512((*uint16)(unsafe.Pointer(&acc[0])), &k.data[0], &offs[0], count, k.width/32)
 	} else {
-		ksAccSWAR(k, acc, offs[:count])
+		narrow := p.qks <= 1<<15
+		if narrow {
+			acc[0] &= uint64(p.qks - 1) // every lane below 2^15
+		}
+		*sink = ksAccSWAR(k, acc, offs[:count], narrow)
 	}
 	mask := uint16(p.qks - 1)
 	out = out[:p.n+1]
@@ -304,18 +311,57 @@ func ksOffsets(p *params, k *keySwitchKey, in []uint16, offs []int32) int {
 }
 
 // ksAccSWAR is the portable row summation: four uint16 lanes per uint64.
-func ksAccSWAR(k *keySwitchKey, acc []uint64, offs []int32) {
+//
+// The rows are scattered over a key of 40-120 MB, so each one comes from main
+// memory, and the summing loop is too long (about 900 instructions a row)
+// for the CPU to run ahead into the next row by itself: the loads of a row
+// waited for memory one cache line after another. So the loop touches the
+// cache lines of the row ksAhead positions further on first (one load per
+// 64 bytes, XORed into the returned value so that the compiler keeps them):
+// their misses are then in flight together while the current row is summed.
+// Pure Go has no prefetch instruction; these are ordinary loads.
+//
+// With Q_ks <= 2^15 (narrow; key entries and acc lanes then below 2^15) the
+// lanes are summed mod 2^15 instead, which is still exact mod Q_ks: bit 15
+// of each lane is a guard that takes the carry and is cleared after every
+// row (x + y, or x + 2^15 - y for a subtracted row, stays below 2^16), two
+// or three operations per word instead of six.
+func ksAccSWAR(k *keySwitchKey, acc []uint64, offs []int32, narrow bool) (touched uint64) {
 	const H = 0x8000800080008000
+	const M15 = 0x7fff7fff7fff7fff
+	const ksAhead = 3
 	w := k.width
-	for _, off := range offs {
-		if off >= 0 {
+	for idx, off := range offs {
+		if idx+ksAhead < len(offs) {
+			o := offs[idx+ksAhead]
+			o ^= o >> 31 // ^o for a negative (subtracted) row
+			next := k.data[o : int(o)+w]
+			for t := 0; t < len(next); t += 32 { // one uint16 per 64-byte line
+				touched ^= uint64(next[t])
+			}
+		}
+		switch {
+		case narrow && off >= 0:
+			e := words(k.data[off : int(off)+w])
+			e = e[:len(acc)]
+			for t, y := range e {
+				acc[t] = (acc[t] + y) & M15
+			}
+		case narrow:
+			o := int(^off)
+			e := words(k.data[o : o+w])
+			e = e[:len(acc)]
+			for t, y := range e {
+				acc[t] = (acc[t] + H - y) & M15
+			}
+		case off >= 0:
 			e := words(k.data[off : int(off)+w])
 			e = e[:len(acc)]
 			for t, y := range e {
 				x := acc[t]
 				acc[t] = ((x &^ H) + (y &^ H)) ^ ((x ^ y) & H)
 			}
-		} else {
+		default:
 			o := int(^off)
 			e := words(k.data[o : o+w])
 			e = e[:len(acc)]
@@ -325,4 +371,5 @@ func ksAccSWAR(k *keySwitchKey, acc []uint64, offs []int32) {
 			}
 		}
 	}
+	return touched
 }

@@ -66,7 +66,7 @@ func TestKeySwitchNoise(t *testing.T) {
 		c := k.enc.EncryptNew(bit)
 		sc.comb[0] = c.B
 		copy(sc.comb[1:], c.A)
-		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
+		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs, &sc.ksSink)
 		v := sc.ks[0]
 		for j, a := range sc.ks[1 : p.n+1] {
 			v += a * uint16(k.sk.s[j])
@@ -98,9 +98,9 @@ func TestKeySwitchVectorMatchesSWAR(t *testing.T) {
 	vec := make([]uint16, p.n+1)
 	for trial := 0; trial < 20; trial++ {
 		rng.uniform16(sc.comb)
-		keySwitch(p, k.ek.ksk, sc.comb, vec, sc.ksAcc, sc.ksOffs)
+		keySwitch(p, k.ek.ksk, sc.comb, vec, sc.ksAcc, sc.ksOffs, &sc.ksSink)
 		hasKSVec = false
-		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs)
+		keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs, &sc.ksSink)
 		hasKSVec = true
 		for i := range vec {
 			if vec[i] != sc.ks[i] {
