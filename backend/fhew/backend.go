@@ -71,11 +71,17 @@ func (t LUTTarget) MaxParityInputs() int { return t.maxPar }
 // CanEvalLUT reports whether one bootstrap evaluates the k-input table
 // (bit i = f(i), input 0 least significant, as ir.LUT) within the bound.
 func (t LUTTarget) CanEvalLUT(table uint64, k int) bool {
+	_, ok := t.plan(table, k)
+	return ok
+}
+
+// plan is CanEvalLUT with the evaluation plan, without allocating.
+func (t LUTTarget) plan(table uint64, k int) (lutPlan, bool) {
 	if k < 1 || k > t.maxK {
-		return false
+		return lutPlan{}, false
 	}
-	w, ok := t.p.CanEvalLUT(table, k)
-	return ok && t.p.SumFailureLog2(w) <= t.maxFail
+	pl := findPlan(t.p.slots, table, k)
+	return pl, pl.ok && t.p.SumFailureLog2(pl.spec.Weights) <= t.maxFail
 }
 
 // GateBootstraps returns how many bootstraps one node of op costs on this set:
@@ -221,11 +227,11 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 	case ir.OpMux:
 		ev.MUX(x[0], x[1], x[2], o, sc, w.tmp)
 	case ir.OpLUT:
-		if !w.lut.CanEvalLUT(n.Table, len(x)) {
+		pl, ok := w.lut.plan(n.Table, len(x))
+		if !ok {
 			return fmt.Errorf("fhew: LUT%d %#x is not evaluable in one bootstrap within 2^%.0f failure on %s",
 				len(x), n.Table, w.lut.maxFail, ev.params.Name())
 		}
-		pl := findPlan(ev.params.slots, n.Table, len(x))
 		ev.evalPlan(&pl, x, o, sc)
 	case ir.OpParity:
 		if len(x) > w.lut.maxPar {

@@ -240,3 +240,31 @@ func TestParityNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestParityAllocs: EvalParity and the worker's PARITY, XOR and LUT paths
+// allocate nothing.
+func TestParityAllocs(t *testing.T) {
+	k := kitFor(t, ToySigned)
+	sc := NewScratch(k.p)
+	in := make([]*Ciphertext, 20)
+	cts := make([]backend.Ciphertext, 20)
+	for i := range in {
+		in[i] = k.enc.EncryptNew(i & 1)
+		cts[i] = in[i]
+	}
+	out := NewCiphertext(k.p)
+	if a := testing.AllocsPerRun(5, func() { _ = k.ev.EvalParity(in, out, sc) }); a != 0 {
+		t.Errorf("EvalParity allocates %v times", a)
+	}
+	w := NewBackend(k.ev).NewWorker()
+	for _, nd := range []*ir.Node{
+		{Op: ir.OpParity, In: make([]ir.NodeID, 20)},
+		{Op: ir.OpXor, In: make([]ir.NodeID, 2)},
+		{Op: ir.OpLUT, In: make([]ir.NodeID, 3), Table: 0b10010110},
+	} {
+		x := cts[:len(nd.In)]
+		if a := testing.AllocsPerRun(5, func() { _ = w.Eval(nd, x, out) }); a != 0 {
+			t.Errorf("worker %v allocates %v times", nd.Op, a)
+		}
+	}
+}
