@@ -9,8 +9,9 @@
 //
 //   - modarith.go, ntt.go: Shoup/Barrett arithmetic and a CYCLIC power-of-two
 //     NTT (backend/ring's NTT is negacyclic).
-//   - vec_amd64.{go,s}, vec_other.go: AVX-512F/DQ kernels chosen at run time
-//     (hasVec, via x/sys/cpu; -tags purego leaves them out): the cyclic
+//   - vec_amd64.{go,h}, ntt_amd64.s, rns_amd64.s, vec_other.go: AVX-512F/DQ
+//     kernels chosen at run time (hasVec, via x/sys/cpu; -tags purego
+//     leaves them out): the cyclic
 //     NTT's stages, its fused size-8 middle (transposed 8×8 groups), Barrett
 //     products of residue rows, base conversion, the mod-down finish and the
 //     permutations around the Rader convolution. Every kernel is tested bit
@@ -73,7 +74,7 @@
 // modulus/shoup/mulShoupLazy, generatePrimes (any step, not only 2N),
 // rootOfUnity and cyclicNTT are generic and belong in backend/ring once its
 // 64-bit path lands; Transform and Ring could follow as ring.RaderNTT. The
-// 64-bit vector kernels (vec_amd64.s: Shoup products with a VPMULUDQ
-// estimate of the high word, Barrett products of two residues) would then
-// serve ring's NTT64 too.
+// 64-bit vector kernels (vec_amd64.h, ntt_amd64.s, rns_amd64.s: Shoup
+// products with a VPMULUDQ estimate of the high word, Barrett products of
+// two residues) would then serve ring's NTT64 too.
 package bgv

@@ -20,7 +20,7 @@ type modulus struct {
 	bHi     uint64 // floor(2^128/q) = bHi·2^64 + bLo
 	bLo     uint64
 	// bar = {q, k-1, 65-k, floor(2^(k+63)/q)} for the bit length k of q:
-	// the Barrett constants of the vector products (MULBAR in vec_amd64.s).
+	// the Barrett constants of the vector products (MULBAR in rns_amd64.s).
 	bar [4]uint64
 }
 

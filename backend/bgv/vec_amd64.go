@@ -4,7 +4,7 @@ package bgv
 
 import "golang.org/x/sys/cpu"
 
-// hasVec selects the AVX-512 kernels (vec_amd64.s) at run time: they need
+// hasVec selects the AVX-512 kernels (ntt_amd64.s, rns_amd64.s) at run time: they need
 // AVX-512F and AVX-512DQ (VPMULLQ). The pure-Go kernels remain the fallback
 // and the reference in tests; -tags purego leaves the assembly out.
 var hasVec = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
