@@ -10,7 +10,12 @@
 // Q = 134215681, B_g = 2^9); Lattigo keeps every gadget digit where hcc
 // drops the lowest.
 //
-//	go run . [-reps 50] [-sets STD128_LMKCDEY_G,STD128_T]
+//	go run . [-reps 50] [-sets STD128_LMKCDEY_G,STD128_T] [-interleave STD128_T]
+//
+// With -interleave SET, one hcc NAND at SET and one Lattigo rotation per
+// ring of -sets are timed in turn in every round, so that all of them see
+// the same load on a shared machine (the sequential mode times Lattigo's
+// reps first and hcc's afterwards).
 package main
 
 import (
@@ -46,7 +51,15 @@ var rings = map[string]peerRing{
 func main() {
 	reps := flag.Int("reps", 50, "timed repetitions")
 	sets := flag.String("sets", "STD128_LMKCDEY_G,STD128_T", "hcc parameter sets whose rings are timed in Lattigo")
+	inter := flag.String("interleave", "", "hcc parameter set whose default-method NAND is timed round-robin with Lattigo's rotation on every ring of -sets (same load for all)")
 	flag.Parse()
+	if *inter != "" {
+		if err := interleaved(*inter, strings.Split(*sets, ","), *reps); err != nil {
+			fmt.Fprintln(os.Stderr, "peerbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	for _, s := range strings.Split(*sets, ",") {
 		r, ok := rings[s]
 		if !ok {
@@ -67,11 +80,55 @@ func median(xs []float64) float64 {
 }
 
 func run(r peerRing, reps int) error {
+	rotate, err := setupLattigo(r)
+	if err != nil {
+		return err
+	}
+	var lt []float64
+	for i := 0; i < reps+1; i++ {
+		t := time.Now()
+		if err := rotate(); err != nil {
+			return err
+		}
+		if i > 0 {
+			lt = append(lt, float64(time.Since(t).Microseconds())/1e3)
+		}
+	}
+
+	// hcc at the same set: whole NAND gates (key switching, blind rotation,
+	// extraction), Signed at the set's w and LMKCDEY at w = 10.
+	p, err := fhew.ParamsByName(r.set, false)
+	if err != nil {
+		return err
+	}
+	lmk, err := p.WithMethod(fhew.MethodLMKCDEY, 10)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("lattigo LMKCDEY blind rotation alone, n=%d N=1024 Q=%d B_g=2^%d: median %.2f ms over %d\n", r.n, r.q, r.logBg, median(lt), reps)
+	for _, pp := range []fhew.Params{p, lmk} {
+		row, err := fhew.MeasureTable3Row(pp, reps, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("hcc %-28s %-8s w=%-2d NAND (key switch + blind rotation): median %.2f ms (%.2fx lattigo's rotation alone)\n",
+			r.set, pp.Method(), pp.Window(), row.NANDMedianMs, row.NANDMedianMs/median(lt))
+		if row.WrongNAND > 0 {
+			fmt.Printf("    %d of %d timed hcc NAND gates decrypted wrongly\n", row.WrongNAND, reps)
+		}
+	}
+	return nil
+}
+
+// setupLattigo generates Lattigo's keys for r, checks that its blind
+// rotation decodes 16 signs correctly and returns a function that runs one
+// timed core rotation on n odd coefficients.
+func setupLattigo(r peerRing) (func() error, error) {
 	n := r.n
 	// The set's ring: N = 1024, the same prime and gadget base.
 	paramsBR, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: 10, Q: []uint64{r.q}, NTTFlag: true})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// LWE samples are packed in an RLWE of degree 512 or 1024 (Lattigo needs
 	// a power of two); the timed core rotation uses the first n coefficients.
@@ -81,7 +138,7 @@ func run(r peerRing, reps int) error {
 	}
 	paramsLWE, err := rlwe.NewParametersFromLiteral(rlwe.ParametersLiteral{LogN: logNLWE, Q: []uint64{0x3001}, NTTFlag: true})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	skLWE := rlwe.NewKeyGenerator(paramsLWE).GenSecretKeyNew()
 	skBR := rlwe.NewKeyGenerator(paramsBR).GenSecretKeyNew()
@@ -122,11 +179,11 @@ func run(r peerRing, reps int) error {
 	paramsLWE.RingQ().NTT(pt.Value, pt.Value)
 	ct := rlwe.NewCiphertext(paramsLWE, 1, paramsLWE.MaxLevel())
 	if err := rlwe.NewEncryptor(paramsLWE, skLWE).Encrypt(pt, ct); err != nil {
-		return err
+		return nil, err
 	}
 	out, err := eval.Evaluate(ct, polys, brk)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dec := rlwe.NewDecryptor(paramsBR, skBR)
 	ptBR := rlwe.NewPlaintext(paramsBR, paramsBR.MaxLevel())
@@ -148,7 +205,7 @@ func run(r peerRing, reps int) error {
 	}
 	fmt.Printf("lattigo v5.0.7 hebin: %d/%d signs decode correctly; key generation %.2f s\n", correct, slots, keygen.Seconds())
 	if correct != slots {
-		return fmt.Errorf("lattigo's blind rotation decodes wrongly (%d/%d): not quoting its time", correct, slots)
+		return nil, fmt.Errorf("lattigo's blind rotation decodes wrongly (%d/%d): not quoting its time", correct, slots)
 	}
 
 	// Timing: BlindRotateCore on n odd coefficients mod 2N.
@@ -158,38 +215,79 @@ func run(r peerRing, reps int) error {
 		a[i] = sampling.RandUint64()&mask | 1
 	}
 	acc := rlwe.NewCiphertext(paramsBR, 1, paramsBR.MaxLevel())
-	var lt []float64
-	for r := 0; r < reps+1; r++ {
-		t := time.Now()
-		if err := eval.BlindRotateCore(a, acc, brk); err != nil {
-			return err
-		}
-		if r > 0 {
-			lt = append(lt, float64(time.Since(t).Microseconds())/1e3)
-		}
-	}
+	return func() error { return eval.BlindRotateCore(a, acc, brk) }, nil
+}
 
-	// hcc at the same set: whole NAND gates (key switching, blind rotation,
-	// extraction), Signed at the set's w and LMKCDEY at w = 10.
-	p, err := fhew.ParamsByName(r.set, false)
-	if err != nil {
-		return err
-	}
-	lmk, err := p.WithMethod(fhew.MethodLMKCDEY, 10)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("lattigo LMKCDEY blind rotation alone, n=%d N=1024 Q=%d B_g=2^%d: median %.2f ms over %d\n", n, r.q, r.logBg, median(lt), reps)
-	for _, pp := range []fhew.Params{p, lmk} {
-		row, err := fhew.MeasureTable3Row(pp, reps, 0)
+// interleaved times, in each of reps rounds, one Lattigo core rotation per
+// ring of sets and one hcc NAND gate at hccSet (its default method and
+// window), so that every measurement sees the same machine load; it prints
+// the medians and hcc's ratio to each. Every hcc NAND output is decrypted.
+func interleaved(hccSet string, sets []string, reps int) error {
+	var rots []func() error
+	for _, s := range sets {
+		r, ok := rings[s]
+		if !ok {
+			return fmt.Errorf("unknown set %q", s)
+		}
+		rot, err := setupLattigo(r)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("hcc %-28s %-8s w=%-2d NAND (key switch + blind rotation): median %.2f ms (%.2fx lattigo's rotation alone)\n",
-			r.set, pp.Method(), pp.Window(), row.NANDMedianMs, row.NANDMedianMs/median(lt))
-		if row.WrongNAND > 0 {
-			fmt.Printf("    %d of %d timed hcc NAND gates decrypted wrongly\n", row.WrongNAND, reps)
+		rots = append(rots, rot)
+	}
+	p, err := fhew.ParamsByName(hccSet, false)
+	if err != nil {
+		return err
+	}
+	sk, err := fhew.NewSecretKey(p)
+	if err != nil {
+		return err
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		return err
+	}
+	ev, err := fhew.NewEvaluator(p, ek)
+	if err != nil {
+		return err
+	}
+	enc, err := fhew.NewEncryptor(sk)
+	if err != nil {
+		return err
+	}
+	sc := fhew.NewScratch(p)
+	x, y, out := enc.EncryptNew(1), enc.EncryptNew(0), fhew.NewCiphertext(p)
+	lt := make([][]float64, len(rots))
+	var ht []float64
+	wrong := 0
+	for i := 0; i < reps+1; i++ {
+		for k, rot := range rots {
+			t := time.Now()
+			if err := rot(); err != nil {
+				return err
+			}
+			if i > 0 {
+				lt[k] = append(lt[k], float64(time.Since(t).Microseconds())/1e3)
+			}
 		}
+		t := time.Now()
+		ev.NAND(x, y, out, sc)
+		if i > 0 {
+			ht = append(ht, float64(time.Since(t).Microseconds())/1e3)
+		}
+		if b, err := sk.Decrypt(out); err != nil || b != 1 {
+			wrong++
+		}
+	}
+	fmt.Printf("interleaved, %d rounds: hcc %s %s w=%d NAND (key switch + blind rotation) median %.2f ms; %d wrong\n",
+		reps, hccSet, p.Method(), p.Window(), median(ht), wrong)
+	for k, s := range sets {
+		r := rings[s]
+		fmt.Printf("  lattigo LMKCDEY blind rotation alone, n=%d N=1024 Q=%d B_g=2^%d: median %.2f ms; hcc NAND / lattigo = %.2fx\n",
+			r.n, r.q, r.logBg, median(lt[k]), median(ht)/median(lt[k]))
+	}
+	if wrong > 0 {
+		return fmt.Errorf("%d of %d hcc NAND gates decrypted wrongly", wrong, reps+1)
 	}
 	return nil
 }
