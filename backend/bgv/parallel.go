@@ -3,12 +3,12 @@ package bgv
 import "fmt"
 
 // Key switching's per-prime work (transforms, inner products, the final
-// division) is independent from row to row (the coefficient rows in
-// between are in Rader order, see rader.go: base conversion does not care), so a Scratch may spread it over
-// several goroutines. The Evaluator stays shared and immutable; each worker
-// owns its transform scratch. Jobs are plain data (rowJob plus the
-// parameters in jobState), not closures, so that the one-worker path
-// allocates nothing.
+// division, the tensor product) is independent from row to row, and base
+// conversion from coefficient to coefficient, so a Scratch may spread both
+// over several goroutines. The Evaluator stays shared and immutable; each
+// worker owns its transform scratch and row headers. Jobs are plain data
+// (rowJob plus the operands in jobState), not closures, so that the
+// one-worker path allocates nothing.
 
 // rowJob names a per-row step of a key switch.
 type rowJob uint8
