@@ -296,8 +296,10 @@ func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
 		r.Mul(acc, de.sk.S, acc)
 		r.Add(acc, ct.Value[i], acc)
 	}
+	// Coefficients in Rader order (rader.go): the division below works
+	// coefficient by coefficient, and the bits are scattered at the end.
 	for i := 0; i <= t; i++ {
-		r.transforms[i].Inverse(acc.Rows[i], sc.coeff[i], sc.tr)
+		r.transforms[i].inverseRader(acc.Rows[i], sc.coeff[i], sc.tr)
 	}
 	x := sc.coeff[0]
 	if t > 0 {
@@ -310,12 +312,15 @@ func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
 	}
 	q := r.moduli[0].q
 	clear(out)
-	for i, v := range x[:pr.n] {
+	// Slot s holds the coefficient of X^(g^s), slot n/2 the constant one:
+	// scatterInv is exactly that map.
+	for s, v := range x[:pr.n] {
 		bit := v & 1
 		if v > q/2 { // centred value v - q, q odd
 			bit ^= 1
 		}
-		out[i>>6] |= bit << uint(i&63)
+		i := pr.plan.scatterInv[s]
+		out[i>>6] |= bit << (i & 63)
 	}
 }
 
