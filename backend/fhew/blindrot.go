@@ -99,12 +99,17 @@ func lmkcdeyHalf(p *params, ek *EvaluationKey, off, v int, sc *Scratch) int {
 // blindRotateGINX runs the ternary GINX blind rotation (section 2.5.2):
 // acc <- acc + (Y^{α_i} - 1)·(acc ⊛ RGSW(s_i = 1)) + (Y^{-α_i} - 1)·(acc ⊛
 // RGSW(s_i = -1)). The accumulator is decomposed once per i and both key
-// products share the digits; the monomial factors are precomputed NTTs.
+// products share the digits (transformed as in externalProduct: lazy
+// digits, unreduced transforms where the sums allow, ring's fused DotRows);
+// the monomial factors are precomputed NTTs, applied in one pass
+// (MulCoeffsAdd2).
 func blindRotateGINX(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch) {
 	nt := p.ntt
 	N, dg := p.N, p.dg
 	l := p.rgswLen()
 	M := int32(p.M)
+	unreduced := unreducedDigits(p)
+	dig := sc.dig[:2*dg]
 	for i, a := range alpha {
 		if a == 0 {
 			continue
@@ -115,31 +120,20 @@ func blindRotateGINX(p *params, ek *EvaluationKey, alpha []int32, sc *Scratch) {
 		prefetchKey(km)
 		nt.Inverse(sc.accB, sc.cb)
 		nt.Inverse(sc.accA, sc.ca)
-		decompose(p, sc.cb, sc.dig[:dg])
-		decompose(p, sc.ca, sc.dig[dg:2*dg])
-		clear(sc.lazyB)
-		clear(sc.lazyA)
-		clear(sc.lazyB2)
-		clear(sc.lazyA2)
-		for r := 0; r < 2*dg; r++ {
-			d := sc.dig[r]
-			nt.ForwardLazy(d, d)
-			rp := kp[2*r*N : 2*(r+1)*N]
-			rm := km[2*r*N : 2*(r+1)*N]
-			nt.MulCoeffsAddLazy(d, rp[:N], sc.lazyB)
-			nt.MulCoeffsAddLazy(d, rp[N:], sc.lazyA)
-			nt.MulCoeffsAddLazy(d, rm[:N], sc.lazyB2)
-			nt.MulCoeffsAddLazy(d, rm[N:], sc.lazyA2)
+		decomposeLazy(p, sc.cb, dig[:dg])
+		decomposeLazy(p, sc.ca, dig[dg:])
+		for _, d := range dig {
+			if unreduced {
+				nt.ForwardUnreduced(d, d)
+			} else {
+				nt.ForwardLazy(d, d)
+			}
 		}
-		nt.ReduceLazy(sc.lazyB, sc.tmpB)
-		nt.ReduceLazy(sc.lazyA, sc.tmpA)
-		nt.ReduceLazy(sc.lazyB2, sc.cb)
-		nt.ReduceLazy(sc.lazyA2, sc.ca)
+		nt.DotRows(dig, kp[:2*dg*2*N], nil, sc.lazyB, sc.lazyA, sc.tmpB, sc.tmpA)
+		nt.DotRows(dig, km[:2*dg*2*N], nil, sc.lazyB, sc.lazyA, sc.cb, sc.ca)
 		mp := p.ginxMono[a]
 		mm := p.ginxMono[(M-a)%M]
-		nt.MulCoeffsAdd(mp, sc.tmpB, sc.accB)
-		nt.MulCoeffsAdd(mp, sc.tmpA, sc.accA)
-		nt.MulCoeffsAdd(mm, sc.cb, sc.accB)
-		nt.MulCoeffsAdd(mm, sc.ca, sc.accA)
+		nt.MulCoeffsAdd2(mp, sc.tmpB, mm, sc.cb, sc.accB)
+		nt.MulCoeffsAdd2(mp, sc.tmpA, mm, sc.ca, sc.accA)
 	}
 }

@@ -75,19 +75,18 @@ func buildTestPoly(p *params, h uint8, amp uint32) []uint32 {
 // Scratch holds every buffer one bootstrap needs. Size it once per
 // goroutine with NewScratch; it must not be shared between goroutines.
 type Scratch struct {
-	accB, accA     []uint32 // accumulator, NTT domain
-	cb, ca         []uint32 // coefficient-domain copies
-	tmpB, tmpA     []uint32
-	dig            [][]uint32 // 2·d_g digit polynomials
-	lazyB, lazyA   []uint64
-	lazyB2, lazyA2 []uint64 // GINX's second key product
-	head, next     []int32  // index-set buckets (automorphism methods)
-	alpha          []int32  // mod-switched α
-	comb           []uint16 // gate's linear combination (β then α, dim N) at Q_ks
-	ks             []uint16 // after key switching (β then α, dim n)
-	ksAcc          []uint64 // key-switching accumulator (SWAR lanes)
-	ksOffs         []int32  // key-switching row offsets
-	ksSink         uint64   // keySwitch's read-ahead loads end here (unused)
+	accB, accA   []uint32 // accumulator, NTT domain
+	cb, ca       []uint32 // coefficient-domain copies
+	tmpB, tmpA   []uint32
+	dig          [][]uint32 // 2·d_g digit polynomials
+	lazyB, lazyA []uint64
+	head, next   []int32  // index-set buckets (automorphism methods)
+	alpha        []int32  // mod-switched α
+	comb         []uint16 // gate's linear combination (β then α, dim N) at Q_ks
+	ks           []uint16 // after key switching (β then α, dim n)
+	ksAcc        []uint64 // key-switching accumulator (SWAR lanes)
+	ksOffs       []int32  // key-switching row offsets
+	ksSink       uint64   // keySwitch's read-ahead loads end here (unused)
 
 	automorphisms int
 	bootstraps    int
@@ -114,9 +113,7 @@ func NewScratch(p Params) *Scratch {
 	for i := range sc.dig {
 		sc.dig[i] = slab[i*N : (i+1)*N : (i+1)*N]
 	}
-	if p.lit.Method == MethodGINX {
-		sc.lazyB2, sc.lazyA2 = make([]uint64, N), make([]uint64, N)
-	} else {
+	if p.lit.Method != MethodGINX {
 		sc.head = make([]int32, p.M/2)
 		sc.next = make([]int32, p.n)
 	}

@@ -35,6 +35,9 @@ func (m Modulus32) DotRows(digits [][]uint32, rows []uint32, init []uint32, accB
 				m.dot4(digits, rows, outB, outA)
 			}
 			return
+		case len(digits) == 6 && init == nil && N == dotN && contiguous(digits):
+			m.dot6N1024(digits, rows, outB, outA)
+			return
 		case len(digits) == 2 && init != nil:
 			if N == dotN && contiguous(digits) {
 				m.dot2InitN1024(digits, rows, init, outB, outA)

@@ -82,3 +82,33 @@ func (m Modulus32) dot2InitN1024(digits [][]uint32, rows, init []uint32, outB, o
 		*(*uint32)(unsafe.Add(oa, j)) = min(ra, ra-uint32(q))
 	}
 }
+
+// dot6N1024 is DotRows for six contiguous digits (GINX's three per
+// polynomial), no init, N = dotN: one sweep per output, so that the six
+// digit values and one sum fit in registers.
+func (m Modulus32) dot6N1024(digits [][]uint32, rows []uint32, outB, outA []uint32) {
+	_ = rows[12*dotN-1]
+	m.dot6One(unsafe.Pointer(&digits[0][0]), unsafe.Pointer(&rows[0]), outB[:dotN])
+	m.dot6One(unsafe.Pointer(&digits[0][0]), unsafe.Pointer(&rows[dotN]), outA[:dotN])
+}
+
+// dot6One sets out[j] = Σ_r d_r[j]·k[2r·N + j] mod Q for the six digit
+// polynomials from d and the rows 0, 2, .., 10 (B) or, with k one row on,
+// 1, 3, .., 11 (A).
+func (m Modulus32) dot6One(d, k unsafe.Pointer, out []uint32) {
+	q, br := uint64(m.Q), m.barrett
+	o := unsafe.Pointer(&out[0])
+	const s = 4 * dotN
+	for j := uintptr(0); j < s; j += 4 {
+		kj, dj := unsafe.Add(k, j), unsafe.Add(d, j)
+		sum := uint64(*(*uint32)(dj))*uint64(*(*uint32)(kj)) +
+			uint64(*(*uint32)(unsafe.Add(dj, s)))*uint64(*(*uint32)(unsafe.Add(kj, 2*s))) +
+			uint64(*(*uint32)(unsafe.Add(dj, 2*s)))*uint64(*(*uint32)(unsafe.Add(kj, 4*s))) +
+			uint64(*(*uint32)(unsafe.Add(dj, 3*s)))*uint64(*(*uint32)(unsafe.Add(kj, 6*s))) +
+			uint64(*(*uint32)(unsafe.Add(dj, 4*s)))*uint64(*(*uint32)(unsafe.Add(kj, 8*s))) +
+			uint64(*(*uint32)(unsafe.Add(dj, 5*s)))*uint64(*(*uint32)(unsafe.Add(kj, 10*s)))
+		h, _ := bits.Mul64(sum, br)
+		r := uint32(sum - h*q)
+		*(*uint32)(unsafe.Add(o, j)) = min(r, r-uint32(q))
+	}
+}

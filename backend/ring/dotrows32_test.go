@@ -62,7 +62,7 @@ func TestDotRowsN1024(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, nd := range []int{2, 4} {
+	for _, nd := range []int{2, 4, 6} {
 		slab := make([]uint32, nd*N)
 		for i := range slab {
 			slab[i] = rng.Uint32()
@@ -93,6 +93,28 @@ func TestDotRowsN1024(t *testing.T) {
 			if uint64(outB[i]) != wb%testQ27 || uint64(outA[i]) != wa%testQ27 {
 				t.Fatalf("digits=%d slot %d: got (%d, %d), want (%d, %d)", nd, i, outB[i], outA[i], wb%testQ27, wa%testQ27)
 			}
+		}
+	}
+}
+
+// TestMulCoeffsAdd2 checks out + a1·b1 + a2·b2 mod Q slot by slot.
+func TestMulCoeffsAdd2(t *testing.T) {
+	const N = 100
+	m, err := NewModulus32(testQ27)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	a1, b1, a2, b2 := randPoly32(rng, N, 2*testQ27), randPoly32(rng, N, 2*testQ27), randPoly32(rng, N, 2*testQ27), randPoly32(rng, N, 2*testQ27)
+	out := randPoly32(rng, N, testQ27)
+	want := make([]uint64, N)
+	for i := range want {
+		want[i] = (uint64(out[i]) + uint64(a1[i])*uint64(b1[i])%testQ27 + uint64(a2[i])*uint64(b2[i])%testQ27) % testQ27
+	}
+	m.MulCoeffsAdd2(a1, b1, a2, b2, out)
+	for i := range out {
+		if uint64(out[i]) != want[i] {
+			t.Fatalf("slot %d: %d, want %d", i, out[i], want[i])
 		}
 	}
 }
