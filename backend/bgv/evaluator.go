@@ -213,16 +213,12 @@ func tensorRows(r *Ring, a, b *Ciphertext, d0, d1, d2 *Poly, lo, step int) {
 		md := &r.moduli[i]
 		a0, a1, b0, b1 := a.Value[0].Rows[i][:r.n], a.Value[1].Rows[i][:r.n], b.Value[0].Rows[i][:r.n], b.Value[1].Rows[i][:r.n]
 		z0, z2, z := d0.Rows[i][:r.n], d2.Rows[i][:r.n], d1.Rows[i][:r.n]
-		md.mulVec(a0, b0, z0)
-		md.mulVec(a1, b1, z2)
-		if hasVec {
-			// The vector products cost less than Karatsuba's extra
-			// additions and subtractions: d1 = a0·b1 + a1·b0.
-			md.mulVec(a0, b1, z)
-			md.mulAddVec(a1, b0, z)
-			continue
+		k0 := tensorVec(a0, a1, b0, b1, z0, z, z2, &md.bar)
+		for k := k0; k < len(z); k++ {
+			z0[k] = md.mul(a0[k], b0[k])
+			z2[k] = md.mul(a1[k], b1[k])
 		}
-		for k := range z {
+		for k := k0; k < len(z); k++ {
 			x := md.mul(addMod(a0[k], a1[k], md.q), addMod(b0[k], b1[k], md.q))
 			z[k] = subMod(subMod(x, z0[k], md.q), z2[k], md.q)
 		}

@@ -332,3 +332,58 @@ brterm:
 	JNZ  brloop
 	VZEROUPPER
 	RET
+
+// ADDQMOD: X = X + Y mod q for X, Y in [0, q). Clobbers T.
+#define ADDQMOD(X, Y, T) \
+	VPADDQ  Y, X, X \
+	VPSUBQ  Z30, X, T \
+	VPMINUQ T, X, X
+
+// SUBQMOD: X = X - Y mod q for X, Y in [0, q). Clobbers T.
+#define SUBQMOD(X, Y, T) \
+	VPSUBQ  Y, X, X \
+	VPADDQ  Z30, X, T \
+	VPMINUQ T, X, X
+
+// func tensorAVX(a0, a1, b0, b1, d0, d1, d2 *uint64, n int, c *[4]uint64)
+// One row of the degree-1 tensor product with Karatsuba's three products:
+// d0 = a0·b0, d2 = a1·b1, d1 = (a0+a1)(b0+b1) - d0 - d2, all mod q; n a
+// multiple of 8; the outputs must not alias the inputs.
+TEXT ·tensorAVX(SB), NOSPLIT, $0-72
+	MOVQ a0+0(FP), SI
+	MOVQ a1+8(FP), R9
+	MOVQ b0+16(FP), DX
+	MOVQ b1+24(FP), R10
+	MOVQ d0+32(FP), DI
+	MOVQ d1+40(FP), R11
+	MOVQ d2+48(FP), R12
+	MOVQ n+56(FP), CX
+	MOVQ c+64(FP), R8
+	SETUP_BAR(R8)
+
+tnloop:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 (R10), Z9
+	MULBAR(Z0, Z8, Z10, Z3, Z4, Z5, Z6, Z7)
+	MULBAR(Z1, Z9, Z11, Z3, Z4, Z5, Z6, Z7)
+	ADDQMOD(Z0, Z1, Z3)
+	ADDQMOD(Z8, Z9, Z3)
+	MULBAR(Z0, Z8, Z12, Z3, Z4, Z5, Z6, Z7)
+	SUBQMOD(Z12, Z10, Z3)
+	SUBQMOD(Z12, Z11, Z3)
+	VMOVDQU64 Z10, (DI)
+	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z11, (R12)
+	ADDQ $64, SI
+	ADDQ $64, R9
+	ADDQ $64, DX
+	ADDQ $64, R10
+	ADDQ $64, DI
+	ADDQ $64, R11
+	ADDQ $64, R12
+	SUBQ $8, CX
+	JNZ  tnloop
+	VZEROUPPER
+	RET

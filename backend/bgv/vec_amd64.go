@@ -179,3 +179,18 @@ func reverseVec(src, dst []uint64) bool {
 	reverseAVX(&src[0], &dst[0], n, &reverseIdx)
 	return true
 }
+
+//go:noescape
+func tensorAVX(a0, a1, b0, b1, d0, d1, d2 *uint64, n int, c *[4]uint64)
+
+// tensorVec runs tensorAVX on the largest multiple of 8 entries of d1 and
+// returns how many it covered.
+func tensorVec(a0, a1, b0, b1, d0, d1, d2 []uint64, c *[4]uint64) int {
+	n := len(d1) &^ 7
+	if !hasVec || n == 0 {
+		return 0
+	}
+	_, _, _, _, _, _ = a0[n-1], a1[n-1], b0[n-1], b1[n-1], d0[n-1], d2[n-1]
+	tensorAVX(&a0[0], &a1[0], &b0[0], &b1[0], &d0[0], &d1[0], &d2[0], n, c)
+	return n
+}

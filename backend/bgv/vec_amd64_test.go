@@ -30,8 +30,9 @@ func withoutVec(f func()) {
 	f()
 }
 
-// TestMulModVec: the Barrett vector products against big.Int, on random
-// residues with 0, 1, q-1 and q-2 mixed in, for lengths with a Go tail.
+// TestMulModVec: the Barrett vector products (and the Karatsuba tensor row)
+// against big.Int, on random residues with 0, 1, q-1 and q-2 mixed in, for
+// lengths with a Go tail.
 func TestMulModVec(t *testing.T) {
 	if !hasVec {
 		t.Skip("no AVX-512F/DQ")
@@ -55,6 +56,15 @@ func TestMulModVec(t *testing.T) {
 		md.mulAdd2Vec(a, b, c, o0, o1, false)
 		a0, a1 := append([]uint64(nil), b...), append([]uint64(nil), c...)
 		md.mulAdd2Vec(a, b, c, a0, a1, true)
+		d0, d1, d2 := make([]uint64, n), make([]uint64, n), make([]uint64, n)
+		k := tensorVec(a, b, c, a0, d0, d1, d2, &md.bar) // (a + b·Y)(c + a0·Y), a0 an arbitrary row
+		for i := range k {
+			w0, w2 := ref(a[i], c[i], 0), ref(b[i], a0[i], 0)
+			w1 := ref(a[i], a0[i], ref(b[i], c[i], 0))
+			if d0[i] != w0 || d1[i] != w1 || d2[i] != w2 {
+				t.Fatalf("q=%d: tensor entry %d = (%d, %d, %d), want (%d, %d, %d)", q, i, d0[i], d1[i], d2[i], w0, w1, w2)
+			}
+		}
 		for i := range n {
 			if w := ref(a[i], b[i], 0); out[i] != w || o0[i] != w {
 				t.Fatalf("q=%d: %d·%d = %d (mul2 %d), want %d", q, a[i], b[i], out[i], o0[i], w)
