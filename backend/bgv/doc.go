@@ -7,13 +7,13 @@
 //
 // # Layers (bottom up)
 //
-//   - modarith.go, ntt.go: Shoup/Barrett arithmetic and a CYCLIC power-of-two
-//     NTT (backend/ring's NTT is negacyclic).
-//   - vec_amd64.{go,h}, ntt_amd64.s, rns_amd64.s, vec_other.go: AVX-512F/DQ
-//     kernels chosen at run time (hasVec, via x/sys/cpu; -tags purego
-//     leaves them out): the cyclic
-//     NTT's stages, its fused size-8 middle (transposed 8×8 groups), Barrett
-//     products of residue rows, base conversion, the mod-down finish and the
+//   - modarith.go: Shoup/Barrett arithmetic of the RNS primes. The cyclic
+//     power-of-two NTT of the Rader convolutions is backend/ring's
+//     CyclicNTT64 (ring's NTT64 is negacyclic), with its AVX-512 kernels.
+//   - vec_amd64.{go,h}, rns_amd64.s, rader_amd64.s, vec_other.go:
+//     AVX-512F/DQ kernels chosen at run time (hasVec, via x/sys/cpu;
+//     -tags purego leaves them out): Barrett products of residue rows, the
+//     tensor product, base conversion, the mod-down finish and the
 //     permutations around the Rader convolution. Every kernel is tested bit
 //     for bit against the pure-Go path (vec_test.go, vec_amd64_test.go).
 //   - parallel.go: optional key-switching workers (NewParallelScratch).
@@ -71,10 +71,10 @@
 //
 // # Moving to ring
 //
-// modulus/shoup/mulShoupLazy, generatePrimes (any step, not only 2N),
-// rootOfUnity and cyclicNTT are generic and belong in backend/ring once its
-// 64-bit path lands; Transform and Ring could follow as ring.RaderNTT. The
-// 64-bit vector kernels (vec_amd64.h, ntt_amd64.s, rns_amd64.s: Shoup
-// products with a VPMULUDQ estimate of the high word, Barrett products of
-// two residues) would then serve ring's NTT64 too.
+// The cyclic NTT and its vector kernels live in backend/ring
+// (CyclicNTT64, RootOfUnity). modulus/shoup/mulShoupLazy and generatePrimes
+// (any step, not only 2N) duplicate parts of ring's Modulus64 and
+// GenerateNTTPrimes and could follow; Transform and Ring could become
+// ring.RaderNTT. The 64-bit vector products (vec_amd64.h, rns_amd64.s)
+// would then serve ring's Modulus64 too.
 package bgv

@@ -39,8 +39,9 @@ import (
 // forward transforms for the division by P, plus O(d·(t+1+k)·φ(m))
 // pointwise work. At m = 65537 a transform costs the same per prime
 // whatever its size (up to 61 bits): ~2.5 ms in pure Go when the chain was
-// chosen, ~0.3-0.5 ms on the AVX-512 kernels (ntt_amd64.s, rns_amd64.s), where the
-// base conversions and inner products are now a similar share. The number
+// chosen, ~0.3-0.5 ms on the AVX-512 kernels (ring's CyclicNTT64 and
+// rns_amd64.s here), where the base conversions and inner products are now
+// a similar share. The number
 // of primes decides, and the digit count follows from how much of the
 // 1772-bit budget is left for P. (Primes below 2^50 would admit IFMA
 // butterflies, but need more primes for the same depth; the 64-bit

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"sort"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // ParamsLiteral is the plain, serialisable, unchecked description of a
@@ -142,8 +144,8 @@ type Params struct {
 	q, p     []uint64
 	auxQ     uint64 // auxiliary NTT prime (≡ 1 mod N, largest below 2^61)
 	plan     *raderPlan
-	auxNTT   *cyclicNTT
-	auxNTT2  *cyclicNTT // second auxiliary NTT (two-auxiliary mode)
+	auxNTT   *ring.CyclicNTT64
+	auxNTT2  *ring.CyclicNTT64 // second auxiliary NTT (two-auxiliary mode)
 	ringQ    *Ring
 	ringP    *Ring
 	ringQP   *Ring  // the primes of Q then those of P, sharing ringQ's and ringP's transforms
@@ -175,10 +177,10 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 		return nil, fmt.Errorf("bgv params %q: auxiliary NTT primes: %w", lit.Name, err)
 	}
 	pr.auxQ = aux[0]
-	if pr.auxNTT, err = newCyclicNTT(pr.auxQ, pr.plan.bigN); err != nil {
+	if pr.auxNTT, err = ring.NewCyclicNTT64(pr.plan.bigN, pr.auxQ); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
-	if pr.auxNTT2, err = newCyclicNTT(aux[1], pr.plan.bigN); err != nil {
+	if pr.auxNTT2, err = ring.NewCyclicNTT64(pr.plan.bigN, aux[1]); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
 	used := map[uint64]bool{pr.auxQ: true, aux[1]: true}
@@ -261,7 +263,7 @@ func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([
 			ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
 		default:
 			ps, err = generatePrimes(b, uint64(pr.m)*uint64(pr.plan.bigN), count[b], used)
-			if err != nil && b <= maxModulusBits && auxFits2(top, pr.n, pr.auxQ, pr.auxNTT2.mod.q) {
+			if err != nil && b <= maxModulusBits && auxFits2(top, pr.n, pr.auxQ, pr.auxNTT2.Q()) {
 				ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
 			}
 		}

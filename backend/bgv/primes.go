@@ -70,3 +70,20 @@ func smallestGenerator(m uint64) uint64 {
 
 // leadingZeros is bits.LeadingZeros64, named for the tests' bit-size checks.
 func leadingZeros(x uint64) int { return bits.LeadingZeros64(x) }
+
+// primeFactors returns the distinct prime factors of k (trial division).
+func primeFactors(k uint64) []uint64 {
+	var fs []uint64
+	for f := uint64(2); f*f <= k; f++ {
+		if k%f == 0 {
+			fs = append(fs, f)
+			for k%f == 0 {
+				k /= f
+			}
+		}
+	}
+	if k > 1 {
+		fs = append(fs, k)
+	}
+	return fs
+}

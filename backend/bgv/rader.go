@@ -3,6 +3,8 @@ package bgv
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // raderPlan holds the prime-independent tables of Rader's algorithm for a
@@ -92,34 +94,33 @@ func newRaderPlan(m int, g uint64) *raderPlan {
 type Transform struct {
 	plan *raderPlan
 	p    modulus // the RNS prime
-	ntt  *cyclicNTT
-	aux  bool       // ntt.mod.q != p
-	vec  bool       // convolutions run on the AVX-512 kernels (kernels in their layout)
-	ntt2 *cyclicNTT // second auxiliary transform (two-auxiliary mode), else nil
+	ntt  *ring.CyclicNTT64
+	aux  bool              // ntt.Q() != p
+	vec  bool              // the permutations around the convolution use the vector kernels
+	ntt2 *ring.CyclicNTT64 // second auxiliary transform (two-auxiliary mode), else nil
 	zeta uint64
 	// Two-auxiliary mode: Q^-1 mod Q' and Q mod p, with Shoup companions,
 	// and the kernels modulo Q'.
-	qInv, qInvShoup          uint64
-	qModP, qModPShoup        uint64
-	fwdKernel2, fwdKernel2Sh []uint64
-	invKernel2, invKernel2Sh []uint64
-	// fwdKernel = NTT(ζ^(g^l)) / N, invKernel = NTT(m^-1·ζ^(-g^l)) / N, both
-	// bit-reversed, modulo the NTT prime, with Shoup companions.
-	fwdKernel, fwdKernelShoup []uint64
-	invKernel, invKernelShoup []uint64
-	mInv, mInvShoup           uint64 // m^-1 mod p
+	qInv, qInvShoup        uint64
+	qModP, qModPShoup      uint64
+	fwdKernel2, invKernel2 *ring.CyclicKernel
+	// The convolution operands, modulo the NTT prime: fwdKernel the kernel
+	// ζ^(g^l), invKernel m^-1·ζ^(-g^l) (zero-padded to N if N != n).
+	fwdKernel, invKernel *ring.CyclicKernel
+	mInv, mInvShoup      uint64 // m^-1 mod p
 }
 
 // newTransform builds the transform for prime p. auxNTT and auxNTT2 are the
 // auxiliary NTTs (primes ≡ 1 mod N) used when p itself is not NTT-friendly
 // for length N.
-func newTransform(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT) (*Transform, error) {
-	return newTransformVec(plan, p, auxNTT, auxNTT2, hasVec && plan.bigN >= vecMinN)
+func newTransform(plan *raderPlan, p uint64, auxNTT, auxNTT2 *ring.CyclicNTT64) (*Transform, error) {
+	return newTransformVec(plan, p, auxNTT, auxNTT2, hasVec)
 }
 
-// newTransformVec is newTransform with the kernel choice explicit (tests
-// build both and compare them).
-func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT, vec bool) (*Transform, error) {
+// newTransformVec is newTransform with the choice of this package's vector
+// kernels (the permutations around the convolution) explicit: tests build
+// both and compare them. The convolution's kernels are ring's choice.
+func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *ring.CyclicNTT64, vec bool) (*Transform, error) {
 	m := uint64(plan.m)
 	if (p-1)%m != 0 {
 		return nil, fmt.Errorf("rader transform: prime %d is not 1 mod m = %d", p, m)
@@ -127,16 +128,16 @@ func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT, vec 
 	t := &Transform{plan: plan, p: newModulus(p), vec: vec}
 	switch {
 	case (p-1)%uint64(plan.bigN) == 0:
-		ntt, err := newCyclicNTT(p, plan.bigN)
+		ntt, err := ring.NewCyclicNTT64(plan.bigN, p)
 		if err != nil {
 			return nil, fmt.Errorf("rader transform mod %d: %w", p, err)
 		}
 		t.ntt = ntt
-	case auxNTT != nil && auxFits(p, plan.n, auxNTT.mod.q):
+	case auxNTT != nil && auxFits(p, plan.n, auxNTT.Q()):
 		t.ntt, t.aux = auxNTT, true
-	case auxNTT != nil && auxNTT2 != nil && auxFits2(p, plan.n, auxNTT.mod.q, auxNTT2.mod.q):
+	case auxNTT != nil && auxNTT2 != nil && auxFits2(p, plan.n, auxNTT.Q(), auxNTT2.Q()):
 		t.ntt, t.ntt2, t.aux = auxNTT, auxNTT2, true
-		q1, q2 := auxNTT.mod.q, auxNTT2.mod.q
+		q1, q2 := auxNTT.Q(), auxNTT2.Q()
 		t.qInv = invMod(q1%q2, q2)
 		t.qInvShoup = shoup(t.qInv, q2)
 		t.qModP = q1 % p
@@ -144,7 +145,7 @@ func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT, vec 
 	default:
 		return nil, fmt.Errorf("rader transform: prime %d is neither 1 mod %d (=m·N) nor small enough for the auxiliary NTT primes (need n·(p-1)^2 < Q·Q')", p, m*uint64(plan.bigN))
 	}
-	zeta, err := rootOfUnity(p, m)
+	zeta, err := ring.RootOfUnity(p, m)
 	if err != nil {
 		return nil, fmt.Errorf("rader transform: %w", err)
 	}
@@ -164,11 +165,9 @@ func newTransformVec(plan *raderPlan, p uint64, auxNTT, auxNTT2 *cyclicNTT, vec 
 		inv[l] = mulModSlow(zpow[m-e], t.mInv, p)
 		e = e * plan.g % m
 	}
-	t.fwdKernel, t.fwdKernelShoup = t.kernel(t.ntt, fwd)
-	t.invKernel, t.invKernelShoup = t.kernel(t.ntt, inv)
+	t.fwdKernel, t.invKernel = t.ntt.NewKernel(t.padded(fwd)), t.ntt.NewKernel(t.padded(inv))
 	if t.ntt2 != nil {
-		t.fwdKernel2, t.fwdKernel2Sh = t.kernel(t.ntt2, fwd)
-		t.invKernel2, t.invKernel2Sh = t.kernel(t.ntt2, inv)
+		t.fwdKernel2, t.invKernel2 = t.ntt2.NewKernel(t.padded(fwd)), t.ntt2.NewKernel(t.padded(inv))
 	}
 	return t, nil
 }
@@ -199,35 +198,20 @@ func auxFits(p uint64, n int, Q uint64) bool {
 	return hi == 0 && lo2 < Q
 }
 
-// kernel returns NTT(v)·N^-1 (bit-reversed, mod the NTT prime) for the
-// length-n cyclic kernel v, padded for a length-N cyclic NTT when N != n:
-// K[j] = v_j (j < n) and K[N-j] = v_(n-j) (1 <= j < n), so that for s < n the
-// length-N cyclic convolution with a zero-padded input equals the length-n one.
-func (t *Transform) kernel(ntt *cyclicNTT, v []uint64) (k, kShoup []uint64) {
+// padded returns the length-n cyclic kernel v padded for a length-N cyclic
+// convolution when N != n: K[j] = v_j (j < n) and K[N-j] = v_(n-j)
+// (1 <= j < n), so that for s < n the length-N cyclic convolution with a
+// zero-padded input equals the length-n one.
+func (t *Transform) padded(v []uint64) []uint64 {
 	bigN, n := t.plan.bigN, t.plan.n
-	Q := ntt.mod.q
-	k = make([]uint64, bigN)
+	k := make([]uint64, bigN)
 	copy(k, v)
 	if bigN != n {
 		for j := 1; j < n; j++ {
 			k[bigN-j] = v[n-j]
 		}
 	}
-	for i := range k {
-		k[i] %= Q
-	}
-	ntt.forwardLazy(k)
-	nInv := invMod(uint64(bigN)%Q, Q)
-	kShoup = make([]uint64, bigN)
-	for i := range k {
-		k[i] = mulModSlow(k[i]%Q, nInv, Q)
-		kShoup[i] = shoup(k[i], Q)
-	}
-	if t.vec {
-		kernelLayoutVec(k)
-		kernelLayoutVec(kShoup)
-	}
-	return k, kShoup
+	return k
 }
 
 // Prime returns the RNS prime p of the transform.
@@ -258,20 +242,20 @@ func (t *Transform) ScratchLen() int {
 // auxiliary mode (the caller reduces). scratch holds buf's copy in
 // two-auxiliary mode.
 func (t *Transform) convolveP(buf, scratch []uint64, fwd bool) {
-	k, ks, k2, k2s := t.invKernel, t.invKernelShoup, t.invKernel2, t.invKernel2Sh
+	k, k2 := t.invKernel, t.invKernel2
 	if fwd {
-		k, ks, k2, k2s = t.fwdKernel, t.fwdKernelShoup, t.fwdKernel2, t.fwdKernel2Sh
+		k, k2 = t.fwdKernel, t.fwdKernel2
 	}
 	if t.ntt2 == nil {
-		t.convolve(t.ntt, buf, k, ks)
+		t.ntt.Convolve(buf, k)
 		return
 	}
 	buf2 := scratch[t.plan.bigN : 2*t.plan.bigN]
 	copy(buf2, buf)
-	t.convolve(t.ntt, buf, k, ks)
-	t.convolve(t.ntt2, buf2, k2, k2s)
+	t.ntt.Convolve(buf, k)
+	t.ntt2.Convolve(buf2, k2)
 	// Garner: x = x1 + Q·((x2 - x1)·Q^-1 mod Q'), then x mod p.
-	q2 := t.ntt2.mod.q
+	q2 := t.ntt2.Q()
 	p := &t.p
 	for i := range buf[:t.plan.n] {
 		x1 := buf[i]
@@ -282,30 +266,6 @@ func (t *Transform) convolveP(buf, scratch []uint64, fwd bool) {
 		d := subMod(buf2[i], r1, q2)
 		h := mulShoup(d, t.qInv, t.qInvShoup, q2)
 		buf[i] = addMod(p.reduce(x1), mulShoup(p.reduce(h), t.qModP, t.qModPShoup, p.q), p.q)
-	}
-}
-
-// convolve replaces buf (natural order, [0, Q) in its first n entries and
-// zero beyond) by its cyclic convolution with the kernel, in [0, Q).
-func (t *Transform) convolve(ntt *cyclicNTT, buf, k, kShoup []uint64) {
-	Q, twoQ := ntt.mod.q, ntt.mod.twoQ
-	if t.vec {
-		ntt.convolveVec(buf, k, kShoup)
-		return
-	}
-	if ntt.n >= 4 {
-		ntt.forwardStages(buf, 4)
-		ntt.convolveMiddle(buf, k, kShoup)
-		ntt.inverseStages(buf, 4, true)
-		return
-	}
-	ntt.forwardLazy(buf)
-	for i := range buf {
-		buf[i] = mulShoupLazy(buf[i], k[i], kShoup[i], Q)
-	}
-	ntt.inverseLazy(buf)
-	for i, x := range buf[:t.plan.n] {
-		buf[i] = reduce4(x, Q, twoQ)
 	}
 }
 

@@ -4,40 +4,11 @@ package bgv
 
 import "golang.org/x/sys/cpu"
 
-// hasVec selects the AVX-512 kernels (ntt_amd64.s, rns_amd64.s) at run time: they need
-// AVX-512F and AVX-512DQ (VPMULLQ). The pure-Go kernels remain the fallback
-// and the reference in tests; -tags purego leaves the assembly out.
+// hasVec selects the AVX-512 kernels (rns_amd64.s, rader_amd64.s) at run
+// time: they need AVX-512F and AVX-512DQ (VPMULLQ). The pure-Go kernels
+// remain the fallback and the reference in tests; -tags purego leaves the
+// assembly out.
 var hasVec = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
-
-//go:noescape
-func fwdStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
-
-//go:noescape
-func invStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
-
-//go:noescape
-func reduce4AVX(a *uint64, n int, q uint64)
-
-//go:noescape
-func middleAVX(a *uint64, n int, k, ks *uint64, c *[18]uint64, q uint64)
-
-// convolveVec is convolve on the vector kernels: forward stages h = N/2..8,
-// middleAVX (stages 4, 2, 1, the kernel product and back), inverse stages
-// h = 8..N/2 and the final reduction. buf in [0, Q) (natural order), out
-// in [0, Q); k, ks in the transposed layout of kernelLayoutVec.
-func (t *cyclicNTT) convolveVec(buf, k, ks []uint64) {
-	n, q := t.n, t.mod.q
-	_, _, _ = buf[n-1], k[n-1], ks[n-1]
-	a := &buf[0]
-	for h := n / 2; h >= 8; h >>= 1 {
-		fwdStageAVX(a, n, h, &t.tw[h], &t.twShoup[h], q)
-	}
-	middleAVX(a, n, &k[0], &ks[0], &t.vconst, q)
-	for h := 8; h < n; h <<= 1 {
-		invStageAVX(a, n, h, &t.itw[h], &t.itwShoup[h], q)
-	}
-	reduce4AVX(a, n, q)
-}
 
 //go:noescape
 func mulModAVX(a, b, out *uint64, n int, c *[4]uint64, add bool)

@@ -1,6 +1,8 @@
-// Macros shared by ntt_amd64.s and rns_amd64.s, hcc's AVX-512F/DQ kernels
-// for the cyclic NTT (ntt.go) and the RNS loops (rns.go, keyswitch.go,
-// ring.go): 8 uint64 lanes per ZMM register, moduli q < 2^61.
+// Macros shared by rader_amd64.s and rns_amd64.s, the AVX-512F/DQ kernels
+// of the RNS loops (rns.go, keyswitch.go, ring.go) and of the permutations
+// around the Rader convolution: 8 uint64 lanes per ZMM register, moduli
+// q < 2^61. backend/ring's cyclic64_amd64.h has the same MULSHOUP for the
+// convolution itself.
 //
 // The Shoup product a·w mod q needs the high word of a·w' (w' =
 // floor(w·2^64/q)), which AVX-512 has no instruction for. It is estimated
@@ -36,43 +38,6 @@
 #define RED2(X, T) \
 	VPSUBQ  Z31, X, T \
 	VPMINUQ T, X, X
-
-// GS: decimation-in-frequency butterfly, X, Y in [0, 2q): X = X+Y, Y =
-// (X-Y+2q)·w, both in [0, 2q). Clobbers D, T1, T3.
-#define GS(X, Y, W, WS, WH, D, T1, T3) \
-	VPSUBQ  Y, X, D \
-	VPADDQ  Z31, D, D \
-	VPADDQ  Y, X, X \
-	RED2(X, T1) \
-	MULSHOUP(D, W, WS, WH, Y, T1, T3)
-
-// GS1: GS with w = 1.
-#define GS1(X, Y, D, T1) \
-	VPSUBQ  Y, X, D \
-	VPADDQ  Z31, D, D \
-	VPADDQ  Y, X, X \
-	RED2(X, T1) \
-	RED2(D, T1) \
-	VMOVDQA64 D, Y
-
-// CT: decimation-in-time butterfly, X, Y in [0, 4q): X = X'+V, Y = X'-V+2q
-// with X' = X mod 2q and V = Y·w in [0, 2q); outputs in [0, 4q). Clobbers
-// V, T1, T3.
-#define CT(X, Y, W, WS, WH, V, T1, T3) \
-	RED2(X, T1) \
-	MULSHOUP(Y, W, WS, WH, V, T1, T3) \
-	VPSUBQ  V, X, Y \
-	VPADDQ  Z31, Y, Y \
-	VPADDQ  V, X, X
-
-// CT1: CT with w = 1.
-#define CT1(X, Y, V, T1) \
-	RED2(X, T1) \
-	VMOVDQA64 Y, V \
-	RED2(V, T1) \
-	VPSUBQ  V, X, Y \
-	VPADDQ  Z31, Y, Y \
-	VPADDQ  V, X, X
 
 #define SETUP_Q \
 	VPBROADCASTQ AX, Z30 \

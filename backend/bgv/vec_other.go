@@ -5,10 +5,6 @@ package bgv
 // hasVec is false where the assembly kernels are not built.
 const hasVec = false
 
-func (t *cyclicNTT) convolveVec(buf, k, ks []uint64) {
-	panic("bgv: internal error: vector kernels not built")
-}
-
 func mulModVec(a, b, out []uint64, c *[4]uint64, add bool) int              { return 0 }
 func mulMod2Vec(x, b0, b1, out0, out1 []uint64, c *[4]uint64, add bool) int { return 0 }
 func shoupPairVec(x, d, out []uint64, c *[7]uint64) int                     { return 0 }

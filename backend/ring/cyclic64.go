@@ -1,25 +1,29 @@
-package bgv
+package ring
 
 import (
 	"fmt"
 	"math/bits"
 )
 
-// cyclicNTT is the length-N number-theoretic transform over Z_Q for the CYCLIC
-// convolution (evaluation at the powers of a primitive N-th root ω), N a power
-// of two, Q ≡ 1 (mod N). backend/ring's NTT is negacyclic (X^N + 1), which
-// needs ψ with ψ^N = -1 and would cost a twist by ψ^{-i} before and ψ^i after
-// every convolution; Rader's convolution is cyclic, so it gets its own
-// transform (and needs only Q ≡ 1 mod N, not mod 2N).
+// CyclicNTT64 is the length-N number-theoretic transform over Z_Q for the
+// CYCLIC convolution (evaluation at the powers of a primitive N-th root ω),
+// N a power of two, Q ≡ 1 (mod N), Q < 2^61. NTT64 is negacyclic (X^N + 1),
+// which needs ψ with ψ^N = -1 and would cost a twist by ψ^{-i} before and ψ^i
+// after every convolution; Rader's convolution (backend/bgv's transform for
+// prime cyclotomics) is cyclic, so it gets its own transform (and needs only
+// Q ≡ 1 mod N, not mod 2N). Its main operation is Convolve, a cyclic
+// convolution with a fixed operand prepared by NewKernel, on AVX-512F/DQ
+// kernels where available (cyclic64_amd64.s) and in pure Go otherwise.
 //
 // forward: Gentleman–Sande decimation in frequency, natural order in,
 // bit-reversed order out. inverse: Cooley–Tukey decimation in time,
 // bit-reversed in, natural out, WITHOUT the 1/N factor (callers fold it into a
 // constant operand). A forward/pointwise/inverse chain therefore never
 // permutes. Both use Harvey's lazy butterflies with Shoup twiddles.
-type cyclicNTT struct {
-	n   int
-	mod modulus
+type CyclicNTT64 struct {
+	n       int
+	q, twoQ uint64
+	vec     bool // Convolve runs on the vector kernels (kernels in their layout)
 	// Stage tables in heap layout: the stage whose butterflies span 2·h
 	// elements uses entries h..2h-1, entry h+j = ω^(j·N/(2h)) (inverse: ω^-…).
 	tw, twShoup   []uint64
@@ -30,29 +34,38 @@ type cyclicNTT struct {
 	vconst [18]uint64
 }
 
-func newCyclicNTT(q uint64, n int) (*cyclicNTT, error) {
+// NewCyclicNTT64 returns the transform of length n (a power of two >= 2)
+// modulo the prime q ≡ 1 (mod n), q < 2^61. Convolve uses the AVX-512
+// kernels when the CPU has them and n >= 64.
+func NewCyclicNTT64(n int, q uint64) (*CyclicNTT64, error) {
+	return newCyclicNTT64(n, q, hasCyclicVec && n >= cyclicVecMinN)
+}
+
+// newCyclicNTT64 is NewCyclicNTT64 with the kernel choice explicit (tests
+// build both and compare them).
+func newCyclicNTT64(n int, q uint64, vec bool) (*CyclicNTT64, error) {
 	if n < 2 || n&(n-1) != 0 {
-		return nil, fmt.Errorf("cyclic NTT: length %d is not a power of two >= 2", n)
+		return nil, fmt.Errorf("ring: cyclic NTT length %d is not a power of two >= 2", n)
 	}
-	if (q-1)%uint64(n) != 0 {
-		return nil, fmt.Errorf("cyclic NTT: q = %d is not 1 mod %d", q, n)
+	if q >= MaxQ64 || (q-1)%uint64(n) != 0 {
+		return nil, fmt.Errorf("ring: cyclic NTT modulus %d is not 1 mod %d or not below 2^61", q, n)
 	}
-	omega, err := rootOfUnity(q, uint64(n))
+	omega, err := RootOfUnity(q, uint64(n))
 	if err != nil {
-		return nil, fmt.Errorf("cyclic NTT: %w", err)
+		return nil, fmt.Errorf("ring: cyclic NTT: %w", err)
 	}
-	t := &cyclicNTT{n: n, mod: newModulus(q)}
+	t := &CyclicNTT64{n: n, q: q, twoQ: 2 * q, vec: vec}
 	t.tw, t.twShoup = make([]uint64, n), make([]uint64, n)
 	t.itw, t.itwShoup = make([]uint64, n), make([]uint64, n)
-	omegaInv := invMod(omega, q)
+	omegaInv := invModPrime(omega, q)
 	for h := 1; h < n; h <<= 1 {
 		step := uint64(n / (2 * h))
-		w, wi := powMod(omega, step, q), powMod(omegaInv, step, q)
+		w, wi := PowMod(omega, step, q), PowMod(omegaInv, step, q)
 		x, xi := uint64(1), uint64(1)
 		for j := 0; j < h; j++ {
-			t.tw[h+j], t.twShoup[h+j] = x, shoup(x, q)
-			t.itw[h+j], t.itwShoup[h+j] = xi, shoup(xi, q)
-			x, xi = mulModSlow(x, w, q), mulModSlow(xi, wi, q)
+			t.tw[h+j], t.twShoup[h+j] = x, shoupConst(x, q)
+			t.itw[h+j], t.itwShoup[h+j] = xi, shoupConst(xi, q)
+			x, xi = MulMod64(x, w, q), MulMod64(xi, wi, q)
 		}
 	}
 	if n >= 8 {
@@ -64,9 +77,82 @@ func newCyclicNTT(q uint64, n int) (*cyclicNTT, error) {
 	return t, nil
 }
 
-// vecMinN is the smallest length the vector kernels handle: middleAVX works
-// on groups of 64 entries.
-const vecMinN = 64
+// N returns the transform length.
+func (t *CyclicNTT64) N() int { return t.n }
+
+// Q returns the modulus.
+func (t *CyclicNTT64) Q() uint64 { return t.q }
+
+// Vector reports whether Convolve runs on the AVX-512 kernels.
+func (t *CyclicNTT64) Vector() bool { return t.vec }
+
+// CyclicKernel is a fixed operand of CyclicNTT64.Convolve: its transform
+// with 1/N folded in, with Shoup companions, in the layout the transform's
+// kernels read. Immutable.
+type CyclicKernel struct {
+	k, kShoup []uint64
+}
+
+// NewKernel prepares v (N entries, any uint64, taken mod Q) as a
+// convolution operand.
+func (t *CyclicNTT64) NewKernel(v []uint64) *CyclicKernel {
+	q := t.q
+	k := make([]uint64, t.n)
+	for i := range k {
+		k[i] = v[i] % q
+	}
+	t.forwardLazy(k)
+	nInv := invModPrime(uint64(t.n)%q, q)
+	ks := make([]uint64, t.n)
+	for i := range k {
+		k[i] = MulMod64(k[i]%q, nInv, q)
+		ks[i] = shoupConst(k[i], q)
+	}
+	if t.vec {
+		kernelLayoutVec(k)
+		kernelLayoutVec(ks)
+	}
+	return &CyclicKernel{k: k, kShoup: ks}
+}
+
+// Convolve replaces buf (N entries in [0, Q)) by its cyclic convolution
+// with the operand of k (made by this transform's NewKernel), in [0, Q).
+// Allocates nothing.
+func (t *CyclicNTT64) Convolve(buf []uint64, k *CyclicKernel) {
+	buf = buf[:t.n]
+	if t.vec {
+		t.convolveVec(buf, k.k, k.kShoup)
+		return
+	}
+	q, twoQ := t.q, t.twoQ
+	if t.n >= 4 {
+		t.forwardStages(buf, 4)
+		t.convolveMiddle(buf, k.k, k.kShoup)
+		t.inverseStages(buf, 4, true)
+		return
+	}
+	t.forwardLazy(buf)
+	for i := range buf {
+		buf[i] = mulShoupLazy64(buf[i], k.k[i], k.kShoup[i], q)
+	}
+	t.inverseLazy(buf)
+	for i, x := range buf {
+		buf[i] = reduce4(x, q, twoQ)
+	}
+}
+
+// shoupConst returns floor(w·2^64/q), the Shoup companion of w < q.
+func shoupConst(w, q uint64) uint64 {
+	quo, _ := bits.Div64(w, 0, q)
+	return quo
+}
+
+// invModPrime returns a^-1 mod the prime q (Fermat; table construction only).
+func invModPrime(a, q uint64) uint64 { return PowMod(a, q-2, q) }
+
+// cyclicVecMinN is the smallest length the vector kernels handle:
+// middleAVX works on groups of 64 entries.
+const cyclicVecMinN = 64
 
 // kernelLayoutVec permutes a kernel (bit-reversed order) into middleAVX's
 // layout: within each group of 64 entries, the 8×8 transpose, so that entry
@@ -84,19 +170,19 @@ func kernelLayoutVec(k []uint64) {
 	}
 }
 
-// rootOfUnity returns a primitive k-th root of unity modulo the prime q for
+// RootOfUnity returns a primitive k-th root of unity modulo the prime q for
 // k | q-1: the first x^((q-1)/k), x = 2, 3, ..., whose order is exactly k.
 // The choice is deterministic, so evaluation-form data is portable.
-func rootOfUnity(q, k uint64) (uint64, error) {
+func RootOfUnity(q, k uint64) (uint64, error) {
 	if k == 0 || (q-1)%k != 0 {
 		return 0, fmt.Errorf("no primitive %d-th root of unity mod %d", k, q)
 	}
-	primes := primeFactors(k)
+	primes := primeFactors64(k)
 	for x := uint64(2); x < q; x++ {
-		r := powMod(x, (q-1)/k, q)
+		r := PowMod(x, (q-1)/k, q)
 		ok := r != 0
 		for _, f := range primes {
-			if powMod(r, k/f, q) == 1 {
+			if PowMod(r, k/f, q) == 1 {
 				ok = false
 				break
 			}
@@ -109,7 +195,7 @@ func rootOfUnity(q, k uint64) (uint64, error) {
 }
 
 // primeFactors returns the distinct prime factors of k (trial division).
-func primeFactors(k uint64) []uint64 {
+func primeFactors64(k uint64) []uint64 {
 	var fs []uint64
 	for f := uint64(2); f*f <= k; f++ {
 		if k%f == 0 {
@@ -127,7 +213,7 @@ func primeFactors(k uint64) []uint64 {
 
 // forwardLazy transforms a in place: natural order in [0, 2Q), bit-reversed
 // order out in [0, 2Q).
-func (t *cyclicNTT) forwardLazy(a []uint64) {
+func (t *CyclicNTT64) forwardLazy(a []uint64) {
 	t.forwardStages(a, 1)
 }
 
@@ -136,14 +222,14 @@ func (t *cyclicNTT) forwardLazy(a []uint64) {
 // and out. convolve stops at hMin = 4 and finishes in convolveMiddle. Stages
 // go in pairs (radix 4: two stages per pass over a, half the memory traffic),
 // after a single radix-2 stage when their number is odd.
-func (t *cyclicNTT) forwardStages(a []uint64, hMin int) {
+func (t *CyclicNTT64) forwardStages(a []uint64, hMin int) {
 	n := t.n
 	a = a[:n]
 	h := n >> 1
 	if h < hMin {
 		return
 	}
-	if (log2(h)-log2(hMin))%2 == 0 {
+	if (log2Int(h)-log2Int(hMin))%2 == 0 {
 		t.forwardStage(a, h)
 		h >>= 1
 	}
@@ -153,8 +239,8 @@ func (t *cyclicNTT) forwardStages(a []uint64, hMin int) {
 }
 
 // forwardStage runs one decimation-in-frequency stage of half-span h.
-func (t *cyclicNTT) forwardStage(a []uint64, h int) {
-	q, twoQ := t.mod.q, t.mod.twoQ
+func (t *CyclicNTT64) forwardStage(a []uint64, h int) {
+	q, twoQ := t.q, t.twoQ
 	n := t.n
 	tw, twp := t.tw[h:2*h], t.twShoup[h:2*h]
 	for s := 0; s < n; s += 2 * h {
@@ -170,7 +256,7 @@ func (t *cyclicNTT) forwardStage(a []uint64, h int) {
 				sum -= twoQ
 			}
 			x[j] = sum
-			y[j] = mulShoupLazy(u+twoQ-v, tw[j], twp[j], q)
+			y[j] = mulShoupLazy64(u+twoQ-v, tw[j], twp[j], q)
 		}
 	}
 }
@@ -179,8 +265,8 @@ func (t *cyclicNTT) forwardStage(a []uint64, h int) {
 // h/2 in one pass: per block of 2h, quarters x0..x3 of length h/2 take the
 // butterflies (x0, x2), (x1, x3) with ω-powers tw[h+j], tw[h+h/2+j], then
 // (x0, x1), (x2, x3) with tw[h/2+j].
-func (t *cyclicNTT) forwardStage2(a []uint64, h int) {
-	q, twoQ := t.mod.q, t.mod.twoQ
+func (t *CyclicNTT64) forwardStage2(a []uint64, h int) {
+	q, twoQ := t.q, t.twoQ
 	n := t.n
 	g := h >> 1
 	w1, w1p := t.tw[h:h+g], t.twShoup[h:h+g]
@@ -200,12 +286,12 @@ func (t *cyclicNTT) forwardStage2(a []uint64, h int) {
 			if b0 >= twoQ {
 				b0 -= twoQ
 			}
-			b2 := mulShoupLazy(u0+twoQ-u2, w1[j], w1p[j], q)
+			b2 := mulShoupLazy64(u0+twoQ-u2, w1[j], w1p[j], q)
 			b1 := u1 + u3
 			if b1 >= twoQ {
 				b1 -= twoQ
 			}
-			b3 := mulShoupLazy(u1+twoQ-u3, w2[j], w2p[j], q)
+			b3 := mulShoupLazy64(u1+twoQ-u3, w2[j], w2p[j], q)
 			c0 := b0 + b1
 			if c0 >= twoQ {
 				c0 -= twoQ
@@ -214,15 +300,15 @@ func (t *cyclicNTT) forwardStage2(a []uint64, h int) {
 			if c2 >= twoQ {
 				c2 -= twoQ
 			}
-			x0[j], x1[j] = c0, mulShoupLazy(b0+twoQ-b1, w3[j], w3p[j], q)
-			x2[j], x3[j] = c2, mulShoupLazy(b2+twoQ-b3, w3[j], w3p[j], q)
+			x0[j], x1[j] = c0, mulShoupLazy64(b0+twoQ-b1, w3[j], w3p[j], q)
+			x2[j], x3[j] = c2, mulShoupLazy64(b2+twoQ-b3, w3[j], w3p[j], q)
 		}
 	}
 }
 
 // inverseLazy transforms a in place: bit-reversed order in [0, 2Q), natural
 // order out in [0, 4Q), scaled by N (no 1/N factor).
-func (t *cyclicNTT) inverseLazy(a []uint64) {
+func (t *CyclicNTT64) inverseLazy(a []uint64) {
 	t.inverseStages(a, 1, false)
 }
 
@@ -230,17 +316,17 @@ func (t *cyclicNTT) inverseLazy(a []uint64) {
 // half-span h >= hMin, in place, [0, 4Q) in and out: a single radix-2 stage
 // first when their number is odd, then pairs in one pass each. With full,
 // the output is reduced to [0, Q) (in the last pass when it is a pair).
-func (t *cyclicNTT) inverseStages(a []uint64, hMin int, full bool) {
+func (t *CyclicNTT64) inverseStages(a []uint64, hMin int, full bool) {
 	n := t.n
 	a = a[:n]
 	h := hMin
-	if h < n && (log2(n)-log2(hMin))%2 == 1 {
+	if h < n && (log2Int(n)-log2Int(hMin))%2 == 1 {
 		t.inverseStage(a, h)
 		h <<= 1
 	}
 	if h >= n {
 		if full {
-			q, twoQ := t.mod.q, t.mod.twoQ
+			q, twoQ := t.q, t.twoQ
 			for i, x := range a {
 				a[i] = reduce4(x, q, twoQ)
 			}
@@ -264,8 +350,8 @@ func reduce4(x, q, twoQ uint64) uint64 {
 }
 
 // inverseStage runs one decimation-in-time stage of half-span h.
-func (t *cyclicNTT) inverseStage(a []uint64, h int) {
-	q, twoQ := t.mod.q, t.mod.twoQ
+func (t *CyclicNTT64) inverseStage(a []uint64, h int) {
+	q, twoQ := t.q, t.twoQ
 	n := t.n
 	tw, twp := t.itw[h:2*h], t.itwShoup[h:2*h]
 	for s := 0; s < n; s += 2 * h {
@@ -277,7 +363,7 @@ func (t *cyclicNTT) inverseStage(a []uint64, h int) {
 			if u >= twoQ {
 				u -= twoQ
 			}
-			v := mulShoupLazy(y[j], tw[j], twp[j], q)
+			v := mulShoupLazy64(y[j], tw[j], twp[j], q)
 			x[j] = u + v
 			y[j] = u + twoQ - v
 		}
@@ -289,8 +375,8 @@ func (t *cyclicNTT) inverseStage(a []uint64, h int) {
 // butterflies (x0, x1), (x2, x3) with ω^-powers itw[h+j], then (x0, x2),
 // (x1, x3) with itw[2h+j], itw[3h+j]. With full, the outputs are reduced to
 // [0, Q) (saving the caller a pass over the data).
-func (t *cyclicNTT) inverseStage2(a []uint64, h int, full bool) {
-	q, twoQ := t.mod.q, t.mod.twoQ
+func (t *CyclicNTT64) inverseStage2(a []uint64, h int, full bool) {
+	q, twoQ := t.q, t.twoQ
 	n := t.n
 	w1, w1p := t.itw[h:2*h], t.itwShoup[h:2*h]
 	w2, w2p := t.itw[2*h:3*h], t.itwShoup[2*h:3*h]
@@ -311,8 +397,8 @@ func (t *cyclicNTT) inverseStage2(a []uint64, h int, full bool) {
 			if u2 >= twoQ {
 				u2 -= twoQ
 			}
-			v1 := mulShoupLazy(x1[j], w1[j], w1p[j], q)
-			v3 := mulShoupLazy(x3[j], w1[j], w1p[j], q)
+			v1 := mulShoupLazy64(x1[j], w1[j], w1p[j], q)
+			v3 := mulShoupLazy64(x3[j], w1[j], w1p[j], q)
 			b0, b1 := u0+v1, u0+twoQ-v1
 			b2, b3 := u2+v3, u2+twoQ-v3
 			if b0 >= twoQ {
@@ -321,8 +407,8 @@ func (t *cyclicNTT) inverseStage2(a []uint64, h int, full bool) {
 			if b1 >= twoQ {
 				b1 -= twoQ
 			}
-			v2 := mulShoupLazy(b2, w2[j], w2p[j], q)
-			v3 = mulShoupLazy(b3, w3[j], w3p[j], q)
+			v2 := mulShoupLazy64(b2, w2[j], w2p[j], q)
+			v3 = mulShoupLazy64(b3, w3[j], w3p[j], q)
 			if full {
 				x0[j], x2[j] = reduce4(b0+v2, q, twoQ), reduce4(b0+twoQ-v2, q, twoQ)
 				x1[j], x3[j] = reduce4(b1+v3, q, twoQ), reduce4(b1+twoQ-v3, q, twoQ)
@@ -340,8 +426,8 @@ func (t *cyclicNTT) inverseStage2(a []uint64, h int, full bool) {
 // of five. The twiddles of these stages are 1 and ±ω^(N/4), so half of the
 // butterflies need no multiplication. Input is forwardStages(a, 4)'s output
 // in [0, 2Q); output in [0, 4Q) goes on to inverseStages(a, 4). N >= 4.
-func (t *cyclicNTT) convolveMiddle(a, k, ks []uint64) {
-	q, twoQ := t.mod.q, t.mod.twoQ
+func (t *CyclicNTT64) convolveMiddle(a, k, ks []uint64) {
+	q, twoQ := t.q, t.twoQ
 	n := t.n
 	a, k, ks = a[:n], k[:n], ks[:n]
 	w, wp := t.tw[3], t.twShoup[3]
@@ -362,13 +448,13 @@ func (t *cyclicNTT) convolveMiddle(a, k, ks []uint64) {
 		if b1 >= twoQ {
 			b1 -= twoQ
 		}
-		b3 := mulShoupLazy(a1+twoQ-a3, w, wp, q)
+		b3 := mulShoupLazy64(a1+twoQ-a3, w, wp, q)
 		// Forward h = 1 (twiddle 1; sums stay below 4Q, which the Shoup
 		// product accepts) and the pointwise product.
-		d0 := mulShoupLazy(b0+b1, kk[0], kp[0], q)
-		d1 := mulShoupLazy(b0+twoQ-b1, kk[1], kp[1], q)
-		d2 := mulShoupLazy(b2+b3, kk[2], kp[2], q)
-		d3 := mulShoupLazy(b2+twoQ-b3, kk[3], kp[3], q)
+		d0 := mulShoupLazy64(b0+b1, kk[0], kp[0], q)
+		d1 := mulShoupLazy64(b0+twoQ-b1, kk[1], kp[1], q)
+		d2 := mulShoupLazy64(b2+b3, kk[2], kp[2], q)
+		d3 := mulShoupLazy64(b2+twoQ-b3, kk[3], kp[3], q)
 		// Inverse h = 1 (twiddle 1): [0, 2Q) in, [0, 4Q) out.
 		e0, e1 := d0+d1, d0+twoQ-d1
 		e2, e3 := d2+d3, d2+twoQ-d3
@@ -383,10 +469,10 @@ func (t *cyclicNTT) convolveMiddle(a, k, ks []uint64) {
 		if e1 >= twoQ {
 			e1 -= twoQ
 		}
-		v := mulShoupLazy(e3, iw, iwp, q)
+		v := mulShoupLazy64(e3, iw, iwp, q)
 		x[1], x[3] = e1+v, e1+twoQ-v
 	}
 }
 
-// log2 returns log2(n) for a power of two n.
-func log2(n int) int { return bits.TrailingZeros(uint(n)) }
+// log2 returns log2Int(n) for a power of two n.
+func log2Int(n int) int { return bits.TrailingZeros(uint(n)) }

@@ -1,15 +1,15 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-#include "vec_amd64.h"
+#include "cyclic64_amd64.h"
 
-// The cyclic NTT (ntt.go) and the permutations around the Rader
-// convolution (rader.go). Conventions and MULSHOUP: vec_amd64.h.
+// Stages, fused middle and final reduction of CyclicNTT64.Convolve.
+// Conventions and MULSHOUP: cyclic64_amd64.h.
 
-// func fwdStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
+// func cycFwdStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
 // One decimation-in-frequency stage of half-span h (a multiple of 8) over
 // a[0:n]; tw, twS point at the stage's twiddles (entries h..2h-1).
-TEXT ·fwdStageAVX(SB), NOSPLIT, $0-48
+TEXT ·cycFwdStageAVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ h+16(FP), DX
@@ -44,10 +44,10 @@ finner:
 	VZEROUPPER
 	RET
 
-// func invStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
+// func cycInvStageAVX(a *uint64, n, h int, tw, twS *uint64, q uint64)
 // One decimation-in-time stage of half-span h (a multiple of 8), [0, 4q) in
 // and out.
-TEXT ·invStageAVX(SB), NOSPLIT, $0-48
+TEXT ·cycInvStageAVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ h+16(FP), DX
@@ -82,9 +82,9 @@ iinner:
 	VZEROUPPER
 	RET
 
-// func reduce4AVX(a *uint64, n int, q uint64)
+// func cycReduce4AVX(a *uint64, n int, q uint64)
 // a[0:n] from [0, 4q) to [0, q); n a multiple of 8.
-TEXT ·reduce4AVX(SB), NOSPLIT, $0-24
+TEXT ·cycReduce4AVX(SB), NOSPLIT, $0-24
 	MOVQ a+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ q+16(FP), AX
@@ -151,14 +151,14 @@ rloop:
 	VPSRLQ    $32, Z1, Z2 \
 	MULSHOUP(X, Z0, Z1, Z2, X, Z3, Z4)
 
-// func middleAVX(a *uint64, n int, k, ks *uint64, c *[18]uint64, q uint64)
+// func cycMiddleAVX(a *uint64, n int, k, ks *uint64, c *[18]uint64, q uint64)
 // Per group of 64 entries (8 blocks of 8): the last three forward stages
 // (h = 4, 2, 1), the pointwise product with the kernel k (with Shoup
 // companions ks) and the first three inverse stages (h = 1, 2, 4). The
 // group is transposed so that each register holds one position of all 8
 // blocks; the kernel is stored in that transposed layout. [0, 2q) in,
 // [0, 4q) out. c = forward then inverse twiddles, as LOADTW reads them.
-TEXT ·middleAVX(SB), NOSPLIT, $0-48
+TEXT ·cycMiddleAVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ k+16(FP), R9
@@ -233,106 +233,5 @@ mloop:
 	ADDQ $512, R10
 	SUBQ $64, CX
 	JNZ  mloop
-	VZEROUPPER
-	RET
-
-// func gatherSubAVX(src *uint64, idx *uint32, out *uint64, n int, c, q uint64)
-// out[k] = src[idx[k]] - c mod q for src entries and c in [0, q) (c = 0:
-// a plain gather); n a multiple of 8. The permutations around the Rader
-// convolution.
-TEXT ·gatherSubAVX(SB), NOSPLIT, $0-48
-	MOVQ src+0(FP), SI
-	MOVQ idx+8(FP), R8
-	MOVQ out+16(FP), DI
-	MOVQ n+24(FP), CX
-	MOVQ c+32(FP), BX
-	MOVQ q+40(FP), AX
-	SETUP_Q
-	VPBROADCASTQ BX, Z29
-
-gsloop:
-	VMOVDQU32   (R8), Y1
-	KXNORB      K1, K1, K1
-	VPXORQ      Z0, Z0, Z0
-	VPGATHERDQ  (SI)(Y1*8), K1, Z0
-	VPSUBQ      Z29, Z0, Z0
-	VPADDQ      Z30, Z0, Z2
-	VPMINUQ     Z2, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ $32, R8
-	ADDQ $64, DI
-	SUBQ $8, CX
-	JNZ  gsloop
-	VZEROUPPER
-	RET
-
-// func subScalarAVX(a, out *uint64, n int, c, q uint64)
-// out = a - c mod q for a, c in [0, q); n a multiple of 8.
-TEXT ·subScalarAVX(SB), NOSPLIT, $0-40
-	MOVQ a+0(FP), SI
-	MOVQ out+8(FP), DI
-	MOVQ n+16(FP), CX
-	MOVQ c+24(FP), BX
-	MOVQ q+32(FP), AX
-	SETUP_Q
-	VPBROADCASTQ BX, Z29
-
-ssloop:
-	VMOVDQU64   (SI), Z0
-	VPSUBQ      Z29, Z0, Z0
-	VPADDQ      Z30, Z0, Z2
-	VPMINUQ     Z2, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $8, CX
-	JNZ  ssloop
-	VZEROUPPER
-	RET
-
-// func sumModAVX(a *uint64, n int, q uint64) [8]uint64
-// Eight lane sums of a (entries in [0, q)), each reduced mod q; n a
-// multiple of 8.
-TEXT ·sumModAVX(SB), NOSPLIT, $0-88
-	MOVQ a+0(FP), SI
-	MOVQ n+8(FP), CX
-	MOVQ q+16(FP), AX
-	SETUP_Q
-	VPXORQ Z0, Z0, Z0
-
-smloop:
-	VMOVDQU64   (SI), Z1
-	VPADDQ      Z1, Z0, Z0
-	VPSUBQ      Z30, Z0, Z2
-	VPMINUQ     Z2, Z0, Z0
-	ADDQ $64, SI
-	SUBQ $8, CX
-	JNZ  smloop
-	VMOVDQU64 Z0, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func reverseAVX(src, dst *uint64, n int, idx *[8]uint64)
-// dst[l] = src[n-l] for l in [8, n), by blocks of 8 read forwards and
-// permuted with idx = {7, 6, ..., 0}; n a multiple of 8, dst != src.
-TEXT ·reverseAVX(SB), NOSPLIT, $0-32
-	MOVQ src+0(FP), SI
-	MOVQ dst+8(FP), DI
-	MOVQ n+16(FP), CX
-	MOVQ idx+24(FP), R8
-	VMOVDQU64 (R8), Z31
-	// dst block at l = 8 takes src[n-15 .. n-8].
-	LEAQ -120(SI)(CX*8), SI
-	ADDQ $64, DI
-	SUBQ $8, CX
-
-rvloop:
-	VMOVDQU64 (SI), Z0
-	VPERMQ    Z0, Z31, Z0
-	VMOVDQU64 Z0, (DI)
-	SUBQ $64, SI
-	ADDQ $64, DI
-	SUBQ $8, CX
-	JNZ  rvloop
 	VZEROUPPER
 	RET
