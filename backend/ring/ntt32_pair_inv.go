@@ -182,10 +182,13 @@ func scalePair(a []uint32, w, ws, q uint64, full bool) {
 		}
 		return
 	}
+	// Both lanes are in [0, 2Q) with Q < 2^28: adding 2^31 - Q sets bit 31
+	// of a lane exactly when it is >= Q, and that bit times Q is subtracted.
+	const one = 1 | 1<<32
+	bias := (1<<31 - q) * one
 	for off := uintptr(0); off < size; off += 8 {
 		x := (*uint64)(unsafe.Add(p, off))
 		c := shoupPair(*x, w, ws, q)
-		lo, hi := c&(1<<32-1), c>>32
-		*x = min(lo, lo-q) | min(hi, hi-q)<<32
+		*x = c - ((c+bias)>>31&one)*q
 	}
 }
