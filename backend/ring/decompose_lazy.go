@@ -38,6 +38,11 @@ func (m Modulus32) DecomposeSignedLazy(in []uint32, logB, dropped int, out [][]u
 		return
 	}
 	o0, o1, o2 := out[0][:len(in)], out[1][:len(in)], out[2][:len(in)]
+	n := 0
+	if dropped == 1 {
+		n = decomposePair3(in, o0, o1, o2, m.Q, uint(logB))
+	}
+	in, o0, o1, o2 = in[n:], o0[n:], o1[n:], o2[n:]
 	for j, x := range in {
 		v := int32(x)
 		v -= Q & ((halfQ - v) >> 31)
@@ -93,6 +98,42 @@ func decomposePair2(in, o0, o1 []uint32, q uint32, logB uint) int {
 		V := (z >> logB) & maskV
 		*(*uint64)(unsafe.Add(p0, off)) = (V & maskB) + add0
 		*(*uint64)(unsafe.Add(p1, off)) = ((V >> logB) & maskV) + add1
+	}
+	return n
+}
+
+// decomposePair3 is decomposePair2 for three digits: C = B/2 + B·B/2 +
+// B²·K, so that V = v + C gives d0 = (V mod B) - B/2, then
+// V1 = V >> logB = v1 + B/2 + B·K gives d1 = (V1 mod B) - B/2, and
+// d2 = (V1 >> logB) - K. Needs Q < 2^30 and logB <= 10.
+func decomposePair3(in, o0, o1, o2 []uint32, q uint32, logB uint) int {
+	n := len(in) &^ 1
+	if n == 0 || logB > 10 || q >= 1<<30 || !aligned8(in) || !aligned8(o0) || !aligned8(o1) || !aligned8(o2) {
+		return 0
+	}
+	const one = 1 | 1<<32
+	Q := uint64(q)
+	B := uint64(1) << logB
+	halfQ := Q / 2
+	K := (halfQ+B/2)/B/(B*B) + 2
+	C := B/2 + B*(B/2) + B*B*K
+	cmpC := (1<<31 - 1 - halfQ) * one
+	offC := (B/2 + C*B) * one
+	maskV := (uint64(1)<<(32-logB) - 1) * one
+	maskB := (B - 1) * one
+	add0 := (Q - B/2) * one
+	add2 := (Q - K) * one
+	in, o0, o1, o2 = in[:n], o0[:n], o1[:n], o2[:n]
+	p, p0, p1, p2 := unsafe.Pointer(&in[0]), unsafe.Pointer(&o0[0]), unsafe.Pointer(&o1[0]), unsafe.Pointer(&o2[0])
+	for off := uintptr(0); off < 4*uintptr(n); off += 8 {
+		x := *(*uint64)(unsafe.Add(p, off))
+		m := ((x + cmpC) >> 31) & one
+		z := x + offC - m*Q
+		V := (z >> logB) & maskV
+		V1 := (V >> logB) & maskV
+		*(*uint64)(unsafe.Add(p0, off)) = (V & maskB) + add0
+		*(*uint64)(unsafe.Add(p1, off)) = (V1 & maskB) + add0
+		*(*uint64)(unsafe.Add(p2, off)) = ((V1 >> logB) & maskV) + add2
 	}
 	return n
 }
