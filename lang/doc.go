@@ -13,8 +13,9 @@
 // # Program structure
 //
 // A file holds imports, then const, table, fn and circuit declarations in any
-// order. Imports are relative to the importing file, or start with "stdlib/"
-// for the library embedded in package stdlib. All declarations of the root
+// order. Imports are relative to the importing file (on disk, or in
+// Options.FS when a Go program embeds its HDL), or start with "stdlib/" for
+// the library embedded in package stdlib. All declarations of the root
 // file and of every file it imports (transitively) share one global
 // namespace: a second declaration of a name is an error, as is an import
 // cycle. Compile elaborates one circuit of the root file (Options.Circuit,
