@@ -89,7 +89,8 @@
 // (direct or not) is an error. return may appear anywhere, also inside a
 // runtime if: returns are predicated (the result is a mux over the paths
 // that returned), and a function must return on every path. Statements after
-// an unconditional return are an error.
+// an unconditional return are an error; a return under a compile-time
+// condition (a constant argument, say) only ends that call's elaboration.
 //
 // Elaboration has budgets (gates, steps, loop length, call depth, bracket
 // nesting) so that no input makes the compiler run away; exceeding one is
