@@ -46,3 +46,75 @@ func TestKernelAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestEncryptToAllocs: EncryptTo and EncryptAtLevelTo allocate nothing once
+// the Encryptor has its buffers, reuse a dirty ciphertext at another level
+// without leaking its contents (same seed, same ciphertext as Encrypt into a
+// fresh one), and decrypt correctly.
+func TestEncryptToAllocs(t *testing.T) {
+	pr, enc := testEncoder(t, ToyM257Literal)
+	kg := NewKeyGenerator(pr, NewSamplerFromSeed([32]byte{21}))
+	sk := kg.GenSecretKey()
+	pk := kg.GenPublicKey(sk)
+	de := NewDecryptor(pr, sk)
+	rng := rand.New(rand.NewPCG(21, 22))
+	want := randomSlots(rng, enc)
+	pt := NewBinaryPoly(pr.N())
+	if err := enc.Encode(want, pt); err != nil {
+		t.Fatal(err)
+	}
+	mk := map[string]func(*Sampler) *Encryptor{
+		"public":    func(s *Sampler) *Encryptor { return NewPublicEncryptor(pr, pk, s) },
+		"symmetric": func(s *Sampler) *Encryptor { return NewSymmetricEncryptor(pr, sk, s) },
+	}
+	for name, newEn := range mk {
+		for _, level := range []int{pr.MaxLevel(), 1} {
+			ref, err := newEn(NewSamplerFromSeed([32]byte{5})).EncryptAtLevel(pt, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			en := newEn(NewSamplerFromSeed([32]byte{5}))
+			dirty := pr.NewCiphertext()
+			for _, p := range dirty.Value {
+				for _, row := range p.Rows {
+					for j := range row {
+						row[j] = uint64(j) % 3
+					}
+				}
+			}
+			setLevel(dirty, pr.MaxLevel()-level)
+			if err := en.EncryptAtLevelTo(pt, level, dirty); err != nil {
+				t.Fatal(err)
+			}
+			if dirty.Level() != level || dirty.Noise != ref.Noise {
+				t.Fatalf("%s level %d: got level %d noise %+v, want %+v", name, level, dirty.Level(), dirty.Noise, ref.Noise)
+			}
+			for k := range ref.Value {
+				for i, row := range ref.Value[k].Rows {
+					for j, v := range row {
+						if dirty.Value[k].Rows[i][j] != v {
+							t.Fatalf("%s level %d: c_%d row %d entry %d = %d, want %d", name, level, k, i, j, dirty.Value[k].Rows[i][j], v)
+						}
+					}
+				}
+			}
+			got := make([]uint64, enc.Slots())
+			enc.Decode(de.Decrypt(dirty), got)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s level %d: slot %d decrypts to %d, want %d", name, level, i, got[i], want[i])
+				}
+			}
+			if a := testing.AllocsPerRun(5, func() { en.EncryptTo(pt, dirty) }); a != 0 {
+				t.Errorf("%s: EncryptTo %.1f allocations per run, want 0", name, a)
+			}
+			if a := testing.AllocsPerRun(5, func() {
+				if err := en.EncryptAtLevelTo(pt, level, dirty); err != nil {
+					t.Fatal(err)
+				}
+			}); a != 0 {
+				t.Errorf("%s: EncryptAtLevelTo %.1f allocations per run, want 0", name, a)
+			}
+		}
+	}
+}

@@ -38,6 +38,12 @@ func NewSamplerFromSeed(seed [32]byte) *Sampler { return &Sampler{rng: rand.NewC
 // ternary returns n coefficients uniform in {-1, 0, 1}.
 func (s *Sampler) ternary(n int) []int64 {
 	out := make([]int64, n)
+	s.ternaryTo(out)
+	return out
+}
+
+// ternaryTo fills out with coefficients uniform in {-1, 0, 1}.
+func (s *Sampler) ternaryTo(out []int64) {
 	for i := range out {
 		// Rejection on 2 bits keeps the three values exactly equiprobable.
 		for {
@@ -48,7 +54,6 @@ func (s *Sampler) ternary(n int) []int64 {
 			}
 		}
 	}
-	return out
 }
 
 // errorBinomial is the parameter k of the centred binomial error
@@ -59,12 +64,17 @@ const errorBinomial = 21
 // Σ_(i<k) (a_i - b_i), a sub-Gaussian stand-in for the discrete Gaussian.
 func (s *Sampler) gaussian(n int) []int64 {
 	out := make([]int64, n)
+	s.gaussianTo(out)
+	return out
+}
+
+// gaussianTo fills out from the distribution of gaussian.
+func (s *Sampler) gaussianTo(out []int64) {
 	mask := uint64(1)<<errorBinomial - 1
 	for i := range out {
 		x := s.rng.Uint64()
 		out[i] = int64(bits.OnesCount64(x&mask)) - int64(bits.OnesCount64(x>>32&mask))
 	}
-	return out
 }
 
 // uniform sets every row of p to uniform residues: uniform in each row is
@@ -161,22 +171,35 @@ func twoE(r *Ring, e []int64, out *Poly, scratch []uint64) {
 
 // plainPoly lifts a plaintext in A_2 to R_Q (coefficients 0/1) at level.
 func plainPoly(r *Ring, pt BinaryPoly, level int, scratch []uint64) *Poly {
-	c := make([]int64, r.n)
-	for i := range c {
-		c[i] = int64(pt.Bit(i))
-	}
 	p := r.NewPoly(level)
-	r.SetSmall(c, p, scratch)
+	setPlain(r, pt, p, make([]int64, r.n), scratch)
 	return p
 }
 
+// setPlain sets out (evaluation form, its own level) to the lift of pt;
+// coeffs (φ(m) entries) is overwritten.
+func setPlain(r *Ring, pt BinaryPoly, out *Poly, coeffs []int64, scratch []uint64) {
+	for i := range coeffs[:r.n] {
+		coeffs[i] = int64(pt.Bit(i))
+	}
+	r.SetSmall(coeffs, out, scratch)
+}
+
 // Encryptor encrypts plaintexts of A_2 at the top level, with a public key
-// or (smaller noise) a secret key.
+// or (smaller noise) a secret key. It owns its working buffers (about three
+// top-level polynomials), so EncryptTo allocates nothing; like its Sampler,
+// an Encryptor serves one goroutine at a time.
 type Encryptor struct {
 	params  *Params
 	pk      *PublicKey
 	sk      *SecretKey
 	sampler *Sampler
+
+	coeffs   []int64  // φ(m) small coefficients (plaintext, errors, u)
+	tr       []uint64 // transform scratch
+	mu, e, u *Poly    // top-level buffers
+	muL, eL  Poly     // their restrictions to the level being encrypted
+	uL       Poly
 }
 
 // NewPublicEncryptor encrypts under pk.
@@ -189,50 +212,69 @@ func NewSymmetricEncryptor(pr *Params, sk *SecretKey, sampler *Sampler) *Encrypt
 	return &Encryptor{params: pr, sk: sk, sampler: sampler}
 }
 
+// buffers allocates the working buffers on first use (an Encryptor that is
+// built but never used costs nothing).
+func (en *Encryptor) buffers() {
+	if en.tr != nil {
+		return
+	}
+	r := en.params.ringQ
+	L := r.MaxLevel()
+	en.coeffs = make([]int64, r.n)
+	en.tr = r.NewScratch()
+	en.mu, en.e = r.NewPoly(L), r.NewPoly(L)
+	if en.sk == nil {
+		en.u = r.NewPoly(L)
+	}
+}
+
 // Encrypt returns a fresh ciphertext of pt at the top level.
 //
 // Symmetric: (c_0, c_1) = (-a·s + 2e + μ, a).
 // Public key: (c_0, c_1) = (b·u + 2e_0 + μ, a·u + 2e_1), u ternary.
 func (en *Encryptor) Encrypt(pt BinaryPoly) *Ciphertext {
-	return en.encryptAt(pt, en.params.MaxLevel())
+	ct := en.params.NewCiphertext()
+	en.encryptTo(pt, en.params.MaxLevel(), ct)
+	return ct
 }
 
-// encryptAt encrypts at level L, computing only the rows of p_0..p_L (the
-// top-level encryption's restriction, in distribution); the polynomials
-// keep room for the top level.
-func (en *Encryptor) encryptAt(pt BinaryPoly, L int) *Ciphertext {
+// EncryptTo sets ct (made by Params.NewCiphertext) to a fresh encryption of
+// pt at the top level. Allocates nothing after the Encryptor's first call.
+func (en *Encryptor) EncryptTo(pt BinaryPoly, ct *Ciphertext) {
+	en.encryptTo(pt, en.params.MaxLevel(), ct)
+}
+
+// encryptTo encrypts at level L into ct, computing only the rows of
+// p_0..p_L (the top-level encryption's restriction, in distribution). The
+// random draws come in the same order as always, so seeded runs reproduce
+// earlier ciphertexts.
+func (en *Encryptor) encryptTo(pt BinaryPoly, L int, ct *Ciphertext) {
+	en.buffers()
 	r := en.params.ringQ
-	top := r.MaxLevel()
-	scratch := r.NewScratch()
-	mu := plainPoly(r, pt, L, scratch)
-	atL := func() *Poly {
-		p := r.NewPoly(top)
-		p.Rows = p.Rows[:L+1]
-		return p
-	}
-	c0, c1 := atL(), atL()
-	e0 := r.NewPoly(L)
-	twoE(r, en.sampler.gaussian(r.n), e0, scratch)
+	setLevel(ct, L)
+	c0, c1 := ct.Value[0], ct.Value[1]
+	en.muL.Rows, en.eL.Rows = en.mu.Rows[:L+1], en.e.Rows[:L+1]
+	mu, e0 := &en.muL, &en.eL
+	setPlain(r, pt, mu, en.coeffs, en.tr)
+	en.sampler.gaussianTo(en.coeffs)
+	twoE(r, en.coeffs, e0, en.tr)
 	if en.sk != nil {
 		en.sampler.uniform(r, c1)
 		r.Mul(c1, en.sk.S, c0)
 		r.Sub(e0, c0, c0)
 	} else {
-		u := r.NewPoly(L)
-		r.SetSmall(en.sampler.ternary(r.n), u, scratch)
+		en.uL.Rows = en.u.Rows[:L+1]
+		u := &en.uL
+		en.sampler.ternaryTo(en.coeffs)
+		r.SetSmall(en.coeffs, u, en.tr)
 		r.Mul(en.pk.B, u, c0)
 		r.Add(c0, e0, c0)
-		twoE(r, en.sampler.gaussian(r.n), c1, scratch)
+		en.sampler.gaussianTo(en.coeffs)
+		twoE(r, en.coeffs, c1, en.tr)
 		r.MulAdd(en.pk.A, u, c1)
 	}
 	r.Add(c0, mu, c0)
-	ct := &Ciphertext{Value: []*Poly{c0, c1}}
-	if en.sk != nil {
-		ct.Noise = en.params.freshNoise(false, uint8(en.sampler.rng.Uint64()))
-	} else {
-		ct.Noise = en.params.freshNoise(true, uint8(en.sampler.rng.Uint64()))
-	}
-	return ct
+	ct.Noise = en.params.freshNoise(en.sk == nil, uint8(en.sampler.rng.Uint64()))
 }
 
 // EncryptAtLevel returns a fresh ciphertext of pt at level t: distributed as
@@ -245,7 +287,19 @@ func (en *Encryptor) EncryptAtLevel(pt BinaryPoly, t int) (*Ciphertext, error) {
 	if t < 0 || t > en.params.MaxLevel() {
 		return nil, fmt.Errorf("bgv encrypt: level %d outside [0, %d]", t, en.params.MaxLevel())
 	}
-	return en.encryptAt(pt, t), nil
+	ct := en.params.NewCiphertext()
+	en.encryptTo(pt, t, ct)
+	return ct, nil
+}
+
+// EncryptAtLevelTo is EncryptAtLevel into ct (made by Params.NewCiphertext).
+// Allocates nothing after the Encryptor's first call.
+func (en *Encryptor) EncryptAtLevelTo(pt BinaryPoly, t int, ct *Ciphertext) error {
+	if t < 0 || t > en.params.MaxLevel() {
+		return fmt.Errorf("bgv encrypt: level %d outside [0, %d]", t, en.params.MaxLevel())
+	}
+	en.encryptTo(pt, t, ct)
+	return nil
 }
 
 // Decryptor decrypts with the secret key.

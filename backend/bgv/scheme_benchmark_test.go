@@ -105,6 +105,13 @@ func BenchmarkScheme(b *testing.B) {
 					en.Encrypt(pt)
 				}
 			})
+			b.Run("EncryptTo", func(b *testing.B) {
+				b.ReportAllocs()
+				ct := pr.NewCiphertext()
+				for b.Loop() {
+					en.EncryptTo(pt, ct)
+				}
+			})
 		})
 	}
 }
