@@ -63,6 +63,16 @@ func (t LUTTarget) Params() Params { return t.p }
 // inputs passes the failure bound (0 if none does).
 func (t LUTTarget) MaxLUTInputs() int { return t.maxK }
 
+// WithParityFailure returns t with the PARITY width chosen for a failure
+// bound of its own (LUTs keep t's): wide parities dominate a mapped AES's
+// failure, so a caller may trade bootstraps for reliability, e.g. -80 gives
+// K = 36 on STD128_LOWFAIL_T (aes_128: 15831 bootstraps, 2^-72 per
+// block) where the default -40 gives K = 64 (14696, 2^-41).
+func (t LUTTarget) WithParityFailure(maxFailureLog2 float64) LUTTarget {
+	t.maxPar = t.p.MaxParityInputs(maxFailureLog2)
+	return t
+}
+
 // MaxParityInputs is the widest ir.OpParity node the Backend evaluates in
 // one bootstrap within the bound (Params.MaxParityInputs); the optimizer
 // maps XOR cones of up to this many leaves to one PARITY node.

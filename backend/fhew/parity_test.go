@@ -85,6 +85,9 @@ func TestParityFailureModel(t *testing.T) {
 	}
 	t.Logf("STD128_LOWFAIL_T: XOR 2^%.1f, AND 2^%.1f, parity 16: 2^%.1f, 64: 2^%.1f, K = %d",
 		xor, and, p.ParityFailureLog2(16), p.ParityFailureLog2(64), K)
+	if got := NewLUTTarget(p, DefaultLUTFailureLog2).WithParityFailure(-80).MaxParityInputs(); got != p.MaxParityInputs(-80) || got >= K {
+		t.Errorf("WithParityFailure(-80): K = %d (default %d)", got, K)
+	}
 	std, _ := NewParams(STD128_T)
 	if k := std.MaxParityInputs(DefaultLUTFailureLog2); k < 6 || k > 8 {
 		t.Errorf("STD128_T: MaxParityInputs = %d, want 6..8 (2^-41.5 at 7)", k)
