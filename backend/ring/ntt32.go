@@ -100,8 +100,16 @@ func (r *NTT32) ForwardLazy(in, out []uint32) {
 // (out in [0, 2Q)). out may alias in.
 func (r *NTT32) ForwardUnreduced(in, out []uint32) {
 	N := r.N
-	if N < 16 || (hasAVX512 && N >= avxMinN) || !r.noXRed {
+	if N < 16 || (hasAVX512 && N >= avxMinN) {
 		r.forward(in, out, false)
+		return
+	}
+	if !r.noXRed {
+		if uint64(r.Q)*8 <= 1<<32 {
+			r.forwardMid(in, out, true, false)
+		} else {
+			r.forward(in, out, false)
+		}
 		return
 	}
 	in, out = in[:N], out[:N]
@@ -148,6 +156,10 @@ func (r *NTT32) forwardGo(in, out []uint32, full bool) {
 	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
 	if r.noXRed {
 		r.forwardNR(in, out, full)
+		return
+	}
+	if uint64(q)*8 <= 1<<32 {
+		r.forwardMid(in, out, false, full)
 		return
 	}
 	m, t := 1, N/2

@@ -84,3 +84,60 @@ func ct4NRPair32(a []uint32, m, t int, psi, psiS []uint32, q uint32) {
 		}
 	}
 }
+
+// forwardMid is the pure-Go forward transform for moduli too large for the
+// NR kernels over all stages ((2·log2(N) + 4)·Q > 2^32, e.g. 28-bit Q at
+// N = 1024) but with 8Q <= 2^32: it runs the NR pair kernels (no reduction
+// of X, entries growing by under 2Q per stage) and, whenever the next pass
+// could leave 32 bits, brings every entry back to [0, 2Q) with one Barrett
+// sweep. last selects the last pass: ct4LastRaw32 (raw, entries below 2^32
+// congruent to the transform), else ct4LastNR32 with full or lazy output.
+func (r *NTT32) forwardMid(in, out []uint32, raw, full bool) {
+	N := r.N
+	in, out = in[:N], out[:N]
+	q := r.Q
+	psi, psiS := r.psiRev[:N], r.psiRevShoup[:N]
+	limit := uint64(1<<32) / uint64(q) // entries must stay below limit·Q
+	b := uint64(4)                     // current bound: entries < b·Q
+	m, t := 1, N/2
+	if r.LogN%2 == 1 {
+		ct2FirstNR32(in, out, psi[1], psiS[1], q)
+		m, t, b = 2, N/4, b+2
+	} else if &in[0] != &out[0] {
+		copy(out, in)
+	}
+	for ; t >= 4; m, t = 4*m, t/4 {
+		if b+4 > limit {
+			barrettSweep(out, r.br, q)
+			b = 2
+		}
+		ct4NRPair32(out, m, t, psi, psiS, q)
+		b += 4
+	}
+	if b+4 > limit {
+		barrettSweep(out, r.br, q)
+	}
+	if raw {
+		ct4LastRaw32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q)
+		return
+	}
+	ct4LastNR32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], q, r.br, full)
+}
+
+// barrettSweep reduces every entry of a (each below 2^32) to [0, 2Q),
+// br = floor(2^32/Q), on pairs where a is 8-byte aligned.
+func barrettSweep(a []uint32, br, q uint32) {
+	B, Q := uint64(br), uint64(q)
+	n := len(a) &^ 1
+	if aligned8(a) && n > 0 {
+		p := unsafe.Pointer(&a[0])
+		for off := uintptr(0); off < 4*uintptr(n); off += 8 {
+			x := (*uint64)(unsafe.Add(p, off))
+			*x = barrettPair(*x, B, Q)
+		}
+		a = a[n:]
+	}
+	for i, x := range a {
+		a[i] = x - uint32((uint64(x)*B)>>32)*q
+	}
+}
