@@ -19,7 +19,7 @@ import (
 // PARITY of 8 at 2^-37 does not) only the cheap-weight functions pass, while
 // the low-failure sets keep every k <= 6 function and parities of up to 64
 // inputs (2^-48 at 64 on STD128_LOWFAIL_T; 2^-90 at 32). The bound is per
-// bootstrap: a mapped aes_128 on STD128_LOWFAIL_T (14696 bootstraps, most
+// bootstrap: a mapped aes_128 on STD128_LOWFAIL_T (14649 bootstraps, most
 // of them wide parities) is predicted to fail once in 2^41 blocks
 // (CircuitFailure; 2^-101 before parity mapping). Native gates are always
 // evaluated, whatever their failure probability: they are the circuit.
@@ -66,8 +66,8 @@ func (t LUTTarget) MaxLUTInputs() int { return t.maxK }
 // WithParityFailure returns t with the PARITY width chosen for a failure
 // bound of its own (LUTs keep t's): wide parities dominate a mapped AES's
 // failure, so a caller may trade bootstraps for reliability, e.g. -80 gives
-// K = 36 on STD128_LOWFAIL_T (aes_128: 15831 bootstraps, 2^-72 per
-// block) where the default -40 gives K = 64 (14696, 2^-41).
+// K = 36 on STD128_LOWFAIL_T (aes_128: 15750 bootstraps, 2^-72 per
+// block) where the default -40 gives K = 64 (14649, 2^-41).
 func (t LUTTarget) WithParityFailure(maxFailureLog2 float64) LUTTarget {
 	t.maxPar = t.p.MaxParityInputs(maxFailureLog2)
 	return t
