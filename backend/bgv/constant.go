@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/cmplx"
 
+	"github.com/hcc-fhe/hcc/backend/ring"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -197,11 +198,8 @@ func (pr *Params) mulConstRows(ct *Ciphertext, c *ConstPlaintext) {
 	r := pr.ringQ
 	for _, p := range ct.Value {
 		for i := range p.Rows {
-			md := &r.moduli[i]
-			x, y := p.Rows[i][:r.n], c.eval.Rows[i][:r.n]
-			for k := range x {
-				x[k] = md.mul(x[k], y[k])
-			}
+			x := p.Rows[i][:r.n]
+			r.moduli[i].mulVec(x, c.eval.Rows[i][:r.n], x)
 		}
 	}
 }
@@ -224,10 +222,10 @@ func (ev *Evaluator) AddConst(a *Ciphertext, c *ConstPlaintext, out *Ciphertext)
 	r := ev.params.ringQ
 	setLevel(out, a.Level())
 	for i, row := range out.Value[0].Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		x, y := a.Value[0].Rows[i][:r.n], c.eval.Rows[i][:r.n]
 		for k := range row[:r.n] {
-			row[k] = addMod(x[k], y[k], q)
+			row[k] = ring.AddMod64(x[k], y[k], q)
 		}
 	}
 	out.Value[1].CopyFrom(a.Value[1])

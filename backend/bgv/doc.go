@@ -7,20 +7,22 @@
 //
 // # Layers (bottom up)
 //
-//   - modarith.go: Shoup/Barrett arithmetic of the RNS primes. The cyclic
-//     power-of-two NTT of the Rader convolutions is backend/ring's
-//     CyclicNTT64 (ring's NTT64 is negacyclic), with its AVX-512 kernels.
-//   - vec_amd64.{go,h}, rns_amd64.s, rader_amd64.s, vec_other.go:
+//   - backend/ring below it: the scalar arithmetic of the RNS primes
+//     (Modulus64, AddMod64, MulShoup64, ...), prime generation
+//     (GeneratePrimes with any step), and the per-prime transform
+//     ring.RaderNTT (RaderPlan shared by all primes): the map between
+//     coefficients modulo Φ_m and evaluations at the m-1 primitive m-th
+//     roots of unity by Rader's algorithm, a cyclic convolution of length
+//     m-1 on ring's CyclicNTT64, with AVX-512 kernels.
+//   - modarith.go: modulus, ring.Modulus64 plus the constants of this
+//     package's vector row products.
+//   - vec_amd64.{go,h}, rns_amd64.s, vec_other.go:
 //     AVX-512F/DQ kernels chosen at run time (hasVec, via x/sys/cpu;
 //     -tags purego leaves them out): Barrett products of residue rows, the
-//     tensor product, base conversion, the mod-down finish and the
-//     permutations around the Rader convolution. Every kernel is tested bit
-//     for bit against the pure-Go path (vec_test.go, vec_amd64_test.go).
+//     tensor product, base conversion and the mod-down finish. Every kernel
+//     is tested bit for bit against the pure-Go path (vec_amd64_test.go).
 //   - parallel.go: optional key-switching workers (NewParallelScratch).
-//   - rader.go: Transform, the per-prime map between coefficients modulo Φ_m
-//     and evaluations at the m-1 primitive m-th roots of unity, by Rader's
-//     algorithm (a cyclic convolution of length m-1).
-//   - params.go, primes.go: ParamsLiteral → NewParams → Params, the modulus
+//   - params.go: ParamsLiteral → NewParams → Params, the modulus
 //     chain and its security bound.
 //   - ring.go: Ring and Poly, the double-CRT representation (GHS 2.1, 3).
 //   - galois.go: the automorphisms κ_t: X → X^t in both representations.
@@ -69,12 +71,13 @@
 // 2^22.5 (five exist). Both modes cost the same: two length-N NTTs and one
 // pointwise product.
 //
-// # Moving to ring
+// # What lives in ring
 //
-// The cyclic NTT and its vector kernels live in backend/ring
-// (CyclicNTT64, RootOfUnity). modulus/shoup/mulShoupLazy and generatePrimes
-// (any step, not only 2N) duplicate parts of ring's Modulus64 and
-// GenerateNTTPrimes and could follow; Transform and Ring could become
-// ring.RaderNTT. The 64-bit vector products (vec_amd64.h, rns_amd64.s)
-// would then serve ring's Modulus64 too.
+// Generic 64-bit arithmetic is in backend/ring: Modulus64 and its free
+// kernels, GeneratePrimes, the number theory (PrimeFactors,
+// SmallestGenerator, MultiplicativeOrder, RootOfUnity), CyclicNTT64 and
+// RaderNTT. This package keeps what is BGV-specific: RNS base conversion and
+// modulus switching, key switching, the noise model. Its 64-bit vector row
+// products (vec_amd64.h, rns_amd64.s) could still move to ring to serve
+// Modulus64's slice methods.
 package bgv

@@ -3,6 +3,8 @@ package bgv
 import (
 	"errors"
 	"fmt"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // Evaluator computes on ciphertexts with the evaluation keys. It is
@@ -124,10 +126,10 @@ func (ev *Evaluator) AddOne(a, out *Ciphertext) {
 	r := ev.params.ringQ
 	setLevel(out, a.Level())
 	for i, row := range out.Value[0].Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		src := a.Value[0].Rows[i]
 		for k := range row {
-			row[k] = addMod(src[k], 1, q)
+			row[k] = ring.AddMod64(src[k], 1, q)
 		}
 	}
 	out.Value[1].CopyFrom(a.Value[1])
@@ -215,12 +217,12 @@ func tensorRows(r *Ring, a, b *Ciphertext, d0, d1, d2 *Poly, lo, step int) {
 		z0, z2, z := d0.Rows[i][:r.n], d2.Rows[i][:r.n], d1.Rows[i][:r.n]
 		k0 := tensorVec(a0, a1, b0, b1, z0, z, z2, &md.bar)
 		for k := k0; k < len(z); k++ {
-			z0[k] = md.mul(a0[k], b0[k])
-			z2[k] = md.mul(a1[k], b1[k])
+			z0[k] = md.MulMod(a0[k], b0[k])
+			z2[k] = md.MulMod(a1[k], b1[k])
 		}
 		for k := k0; k < len(z); k++ {
-			x := md.mul(addMod(a0[k], a1[k], md.q), addMod(b0[k], b1[k], md.q))
-			z[k] = subMod(subMod(x, z0[k], md.q), z2[k], md.q)
+			x := md.MulMod(ring.AddMod64(a0[k], a1[k], md.Q), ring.AddMod64(b0[k], b1[k], md.Q))
+			z[k] = ring.SubMod64(ring.SubMod64(x, z0[k], md.Q), z2[k], md.Q)
 		}
 	}
 }
@@ -350,5 +352,5 @@ func (ev *Evaluator) Frobenius(a *Ciphertext, j int, out *Ciphertext, sc *Scratc
 	if j < 0 {
 		j += pr.d
 	}
-	return ev.Automorphism(a, powMod(2, uint64(j), uint64(pr.m)), out, sc)
+	return ev.Automorphism(a, ring.PowMod(2, uint64(j), uint64(pr.m)), out, sc)
 }

@@ -1,6 +1,10 @@
 package bgv
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
+)
 
 // GaloisLog returns e in [0, m-1) with g^e ≡ t (mod m), g = Generator(): the
 // rotation amount of κ_t in the evaluation order. It is an error if t is not
@@ -10,7 +14,7 @@ func (pr *Params) GaloisLog(t uint64) (int, error) {
 	if t == 0 {
 		return 0, fmt.Errorf("bgv: galois element %d is not a unit mod %d", t, pr.m)
 	}
-	return int(pr.plan.dlog[t]), nil
+	return pr.plan.Log(int(t)), nil
 }
 
 // GaloisElement returns g^e mod m.
@@ -19,7 +23,7 @@ func (pr *Params) GaloisElement(e int) uint64 {
 	if e < 0 {
 		e += pr.n
 	}
-	return uint64(pr.plan.scatterInvRaw(e))
+	return uint64(pr.plan.Pow(e))
 }
 
 // Automorphism sets out = κ_t(a), a(X) → a(X^t) mod Φ_m, in the EVALUATION
@@ -49,12 +53,12 @@ func (r *Ring) AutomorphismCoeff(a *Poly, t uint64, out *Poly) error {
 	if t == 0 {
 		return fmt.Errorf("bgv: galois element 0 is not a unit mod %d", m)
 	}
-	tInv := invMod(t, m)
+	tInv := ring.InvModPrime(t, m)
 	// The source of position j is j·t^-1; position m-1 receives a_top with
 	// top = (m-1)·t^-1 mod m = m - t^-1.
 	top := int(m - tInv)
 	for i := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		src, dst := a.Rows[i][:r.n], out.Rows[i][:r.n]
 		c := uint64(0) // a has no X^(m-1) term: nothing to fold for t = 1
 		if top < r.n {
@@ -66,7 +70,7 @@ func (r *Ring) AutomorphismCoeff(a *Poly, t uint64, out *Poly) error {
 			if k != m-1 {
 				v = src[k]
 			}
-			dst[j] = subMod(v, c, q)
+			dst[j] = ring.SubMod64(v, c, q)
 			k += tInv
 			if k >= m {
 				k -= m

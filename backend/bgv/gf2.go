@@ -1,6 +1,10 @@
 package bgv
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
+)
 
 // GF2d is the finite field GF(2^d) = GF(2)[Y]/F(Y) for an irreducible F of
 // degree d <= 63. Elements are uint64 bit vectors in the polynomial basis:
@@ -96,7 +100,7 @@ func irreducible(f uint64) bool {
 	if k.Frobenius(y, d) != y {
 		return false
 	}
-	for _, r := range primeFactors(uint64(d)) {
+	for _, r := range ring.PrimeFactors(uint64(d)) {
 		if polyGCDSmall(f, k.Frobenius(y, d/int(r))^y) != 1 {
 			return false
 		}
@@ -188,7 +192,7 @@ func xorShifted(acc []uint64, b []uint64, k int) {
 func AutomorphismBinary(a BinaryPoly, t uint64, m int, out BinaryPoly) {
 	mm := uint64(m)
 	t %= mm
-	tInv := invMod(t, mm)
+	tInv := ring.InvModPrime(t, mm)
 	clear(out)
 	// Position j receives a_(j·t^-1); position m-1 (source m - t^-1) is
 	// folded into all others.

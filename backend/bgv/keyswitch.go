@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // Key switching: GHS 3.1 (keys modulo P·Q with special primes P, "modulus
@@ -120,18 +122,18 @@ func (kg *KeyGenerator) GenSwitchingKey(sk *SecretKey, sPrime *Poly) *SwitchingK
 			md := &r.moduli[i]
 			x, y, z := a.Rows[i], sk.qp.Rows[i], b.Rows[i]
 			for k := range z {
-				z[k] = subMod(z[k], md.mul(x[k], y[k]), md.q)
+				z[k] = ring.SubMod64(z[k], md.MulMod(x[k], y[k]), md.Q)
 			}
 		}
 		for _, i := range dg {
 			md := &r.moduli[i]
 			pm := uint64(1)
 			for _, p := range pr.p {
-				pm = md.mul(pm, p%md.q)
+				pm = md.MulMod(pm, p%md.Q)
 			}
 			src, z := sPrime.Rows[i], b.Rows[i]
 			for k := range z {
-				z[k] = addMod(z[k], md.mul(pm, src[k]), md.q)
+				z[k] = ring.AddMod64(z[k], md.MulMod(pm, src[k]), md.Q)
 			}
 		}
 		key.B, key.A = append(key.B, b), append(key.A, a)
@@ -169,7 +171,7 @@ func (kg *KeyGenerator) GenEvaluationKeys(sk *SecretKey, rotations []int, froben
 	}
 	if frobenius {
 		for j := 1; j < pr.d; j++ {
-			elems = append(elems, powMod(2, uint64(j), uint64(pr.m)))
+			elems = append(elems, ring.PowMod(2, uint64(j), uint64(pr.m)))
 		}
 	}
 	for _, t := range elems {
@@ -291,7 +293,7 @@ func (pr *Params) dropLevel(p *Poly, sc *Scratch) {
 	t := p.Level()
 	sd := pr.rns[t].drop
 	r := pr.ringQ
-	r.transforms[t].inverseRader(p.Rows[t], sc.coeff[0], sc.tr)
+	r.transforms[t].InverseRaderOrder(p.Rows[t], sc.coeff[0], sc.tr)
 	src := sc.src[:1]
 	src[0] = sc.coeff[0]
 	delta := sc.dst[:t]
@@ -300,7 +302,7 @@ func (pr *Params) dropLevel(p *Poly, sc *Scratch) {
 	}
 	sd.conv.convert(src, delta, sc.y, sc.v)
 	for i := 0; i < t; i++ {
-		r.transforms[i].forwardRader(delta[i], delta[i], sc.tr)
+		r.transforms[i].ForwardRaderOrder(delta[i], delta[i], sc.tr)
 		sd.finish(i, p.Rows[i], delta[i], p.Rows[i])
 	}
 	p.Rows = p.Rows[:t]

@@ -111,19 +111,19 @@ func (pr *Params) runRows(job rowJob, w, workers, count int, tr []uint64, sc *Sc
 	for i := w; i < count; i += workers {
 		switch job {
 		case jobInverseQ:
-			r.transforms[i].inverseRader(st.c.Rows[i], sc.coeff[i], tr)
+			r.transforms[i].InverseRaderOrder(st.c.Rows[i], sc.coeff[i], tr)
 		case jobDigitRow:
 			idx := lv.qp[i]
 			if !st.dg.inDigit[i] {
-				r.transforms[idx].forwardRader(sc.ext[i], sc.ext[i], tr)
+				r.transforms[idx].ForwardRaderOrder(sc.ext[i], sc.ext[i], tr)
 			}
 			b, a := st.key.B[st.dg.key], st.key.A[st.dg.key]
 			r.moduli[idx].mulAdd2Vec(sc.digit[i][:n], b.Rows[idx][:n], a.Rows[idx][:n],
 				sc.acc0[i][:n], sc.acc1[i][:n], !st.first)
 		case jobInverseP:
-			r.transforms[lv.qp[st.t+1+i]].inverseRader(st.x[st.t+1+i], sc.coeff[i], tr)
+			r.transforms[lv.qp[st.t+1+i]].InverseRaderOrder(st.x[st.t+1+i], sc.coeff[i], tr)
 		case jobFinish:
-			r.transforms[i].forwardRader(sc.ext[i], sc.ext[i], tr)
+			r.transforms[i].ForwardRaderOrder(sc.ext[i], sc.ext[i], tr)
 			st.sd.finish(i, st.x[i], sc.ext[i], st.out.Rows[i])
 		case jobTensor:
 			tensorRows(pr.ringQ, st.ta, st.tb, sc.d0, sc.d1, sc.d2, i, count)

@@ -143,7 +143,7 @@ type Params struct {
 	g        uint64 // smallest generator of Z_m^*; evaluation points are ζ^(g^s)
 	q, p     []uint64
 	auxQ     uint64 // auxiliary NTT prime (≡ 1 mod N, largest below 2^61)
-	plan     *raderPlan
+	plan     *ring.RaderPlan
 	auxNTT   *ring.CyclicNTT64
 	auxNTT2  *ring.CyclicNTT64 // second auxiliary NTT (two-auxiliary mode)
 	ringQ    *Ring
@@ -160,27 +160,31 @@ type Params struct {
 // transforms of every prime.
 func NewParams(lit ParamsLiteral) (*Params, error) {
 	m := lit.M
-	if m < 3 || m > 1<<17 || !isPrimeInt(m) {
+	if m < 3 || m > 1<<17 || !ring.IsPrime(uint64(m)) {
 		return nil, fmt.Errorf("bgv params %q: m = %d must be an odd prime in [3, 2^17]", lit.Name, m)
 	}
 	pr := &Params{lit: lit, m: m, n: m - 1}
-	pr.d = multiplicativeOrder(2, uint64(m))
+	pr.d = ring.MultiplicativeOrder(2, uint64(m))
 	pr.slots = pr.n / pr.d
 	if pr.d > 63 {
 		return nil, fmt.Errorf("bgv params %q: slot degree d = ord_m(2) = %d exceeds 63 (slot elements are held in a uint64)", lit.Name, pr.d)
 	}
-	pr.g = smallestGenerator(uint64(m))
-	pr.plan = newRaderPlan(m, pr.g)
-	bigN := uint64(pr.plan.bigN)
-	aux, err := generatePrimes(maxModulusBits, bigN, 2, nil)
+	pr.g = ring.SmallestGenerator(uint64(m))
+	plan, err := ring.NewRaderPlan(m, pr.g)
+	if err != nil {
+		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
+	}
+	pr.plan = plan
+	bigN := uint64(pr.plan.ConvLen())
+	aux, err := ring.GeneratePrimes(maxModulusBits, bigN, 2, nil)
 	if err != nil {
 		return nil, fmt.Errorf("bgv params %q: auxiliary NTT primes: %w", lit.Name, err)
 	}
 	pr.auxQ = aux[0]
-	if pr.auxNTT, err = ring.NewCyclicNTT64(pr.plan.bigN, pr.auxQ); err != nil {
+	if pr.auxNTT, err = ring.NewCyclicNTT64(pr.plan.ConvLen(), pr.auxQ); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
-	if pr.auxNTT2, err = ring.NewCyclicNTT64(pr.plan.bigN, aux[1]); err != nil {
+	if pr.auxNTT2, err = ring.NewCyclicNTT64(pr.plan.ConvLen(), aux[1]); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
 	used := map[uint64]bool{pr.auxQ: true, aux[1]: true}
@@ -212,11 +216,11 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 	}
 	pr.ringQP = &Ring{params: pr, n: pr.n,
 		moduli:     append(append([]modulus(nil), pr.ringQ.moduli...), pr.ringP.moduli...),
-		transforms: append(append([]*Transform(nil), pr.ringQ.transforms...), pr.ringP.transforms...)}
+		transforms: append(append([]*ring.RaderNTT(nil), pr.ringQ.transforms...), pr.ringP.transforms...)}
 	// Slot generator: h = g^d has order ℓ (exact rotations) when gcd(d, ℓ) = 1.
 	pr.h = pr.g
 	if gcd(pr.d, pr.slots) == 1 {
-		pr.h = powMod(pr.g, uint64(pr.d), uint64(m))
+		pr.h = ring.PowMod(pr.g, uint64(pr.d), uint64(m))
 	}
 	if pr.digits, err = pr.digitPartition(lit.Digits); err != nil {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
@@ -231,7 +235,7 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([]uint64, error) {
 	if len(explicit) > 0 {
 		for _, v := range explicit {
-			if v >= 1<<maxModulusBits || !isPrime(v) {
+			if v >= 1<<maxModulusBits || !ring.IsPrime(v) {
 				return nil, fmt.Errorf("%d is not a prime below 2^%d", v, maxModulusBits)
 			}
 			if used[v] {
@@ -244,6 +248,9 @@ func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([
 	// Group equal sizes so that each group is generated once.
 	count := map[int]int{}
 	for _, b := range logs {
+		if b < 2 || b > maxModulusBits {
+			return nil, fmt.Errorf("prime size %d bits outside [2, %d]", b, maxModulusBits)
+		}
 		count[b]++
 	}
 	sizes := make([]int, 0, len(count))
@@ -254,17 +261,17 @@ func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([
 	bySize := map[int][]uint64{}
 	for _, b := range sizes {
 		// Auxiliary mode if it fits, else direct mode (p ≡ 1 mod m·N), else
-		// two-auxiliary mode if it fits (see Transform).
+		// two-auxiliary mode if it fits (see ring.RaderNTT).
 		top := (uint64(1) << uint(b)) - 1
 		var ps []uint64
 		var err error
 		switch {
-		case b <= maxModulusBits && auxFits(top, pr.n, pr.auxQ):
-			ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
+		case b <= maxModulusBits && pr.plan.FitsAuxiliary(top, pr.auxQ, 0):
+			ps, err = ring.GeneratePrimes(b, uint64(pr.m), count[b], used)
 		default:
-			ps, err = generatePrimes(b, uint64(pr.m)*uint64(pr.plan.bigN), count[b], used)
-			if err != nil && b <= maxModulusBits && auxFits2(top, pr.n, pr.auxQ, pr.auxNTT2.Q()) {
-				ps, err = generatePrimes(b, uint64(pr.m), count[b], used)
+			ps, err = ring.GeneratePrimes(b, uint64(pr.m)*uint64(pr.plan.ConvLen()), count[b], used)
+			if err != nil && b <= maxModulusBits && pr.plan.FitsAuxiliary(top, pr.auxQ, pr.auxNTT2.Q()) {
+				ps, err = ring.GeneratePrimes(b, uint64(pr.m), count[b], used)
 			}
 		}
 		if err != nil {
@@ -357,7 +364,7 @@ func (pr *Params) RotationElement(k int) uint64 {
 	if k < 0 {
 		k += pr.slots
 	}
-	return powMod(pr.h, uint64(k), uint64(pr.m))
+	return ring.PowMod(pr.h, uint64(k), uint64(pr.m))
 }
 
 // QBig returns p_0·…·p_level.

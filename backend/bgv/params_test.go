@@ -1,8 +1,11 @@
 package bgv
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 func TestMaxLogQP(t *testing.T) {
@@ -41,17 +44,17 @@ func TestParamsPredefined(t *testing.T) {
 		for i, logs := range [][]int{tc.lit.LogQ, tc.lit.LogP} {
 			primes := [][]uint64{pr.Q(), pr.P()}[i]
 			for k, p := range primes {
-				if (p-1)%m != 0 || !isPrime(p) || seen[p] {
+				if (p-1)%m != 0 || !ring.IsPrime(p) || seen[p] {
 					t.Errorf("%s: prime %d is not a fresh prime ≡ 1 mod m", pr.Name(), p)
 				}
 				seen[p] = true
-				if bl := 64 - leadingZeros(p); bl != logs[k] {
+				if bl := 64 - bits.LeadingZeros64(p); bl != logs[k] {
 					t.Errorf("%s: prime %d has %d bits, want %d", pr.Name(), p, bl, logs[k])
 				}
 			}
 		}
-		if g := pr.Generator(); multiplicativeOrder(g, m) != pr.N() {
-			t.Errorf("%s: generator %d has order %d", pr.Name(), g, multiplicativeOrder(g, m))
+		if g := pr.Generator(); ring.MultiplicativeOrder(g, m) != pr.N() {
+			t.Errorf("%s: generator %d has order %d", pr.Name(), g, ring.MultiplicativeOrder(g, m))
 		}
 	}
 }

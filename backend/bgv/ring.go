@@ -3,25 +3,27 @@ package bgv
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // Ring is R_Q = Z_Q[X]/Φ_m in double-CRT form over a list of primes: an
 // element at level t (modulo the first t+1 primes) is a Poly with t+1 rows,
 // row i holding its evaluations at ζ_i^(g^s), s = 0..φ(m)-1, modulo prime i
 // (the evaluation representation of GHS section 2.1). Conversions to and from
-// coefficients go through each prime's Transform. Immutable; safe for
+// coefficients go through each prime's ring.RaderNTT. Immutable; safe for
 // concurrent use (callers own their scratch).
 type Ring struct {
 	params     *Params
 	n          int
 	moduli     []modulus
-	transforms []*Transform
+	transforms []*ring.RaderNTT
 }
 
 func newRing(pr *Params, primes []uint64) (*Ring, error) {
 	r := &Ring{params: pr, n: pr.n}
 	for _, p := range primes {
-		t, err := newTransform(pr.plan, p, pr.auxNTT, pr.auxNTT2)
+		t, err := ring.NewRaderNTT(pr.plan, p, pr.auxNTT, pr.auxNTT2)
 		if err != nil {
 			return nil, fmt.Errorf("ring over %v: %w", primes, err)
 		}
@@ -56,16 +58,16 @@ func (r *Ring) N() int { return r.n }
 func (r *Ring) MaxLevel() int { return len(r.moduli) - 1 }
 
 // Prime returns prime i.
-func (r *Ring) Prime(i int) uint64 { return r.moduli[i].q }
+func (r *Ring) Prime(i int) uint64 { return r.moduli[i].Q }
 
 // Transform returns the transform of prime i.
-func (r *Ring) Transform(i int) *Transform { return r.transforms[i] }
+func (r *Ring) Transform(i int) *ring.RaderNTT { return r.transforms[i] }
 
 // Modulus returns the product of primes 0..level.
 func (r *Ring) Modulus(level int) *big.Int {
 	q := big.NewInt(1)
 	for _, m := range r.moduli[:level+1] {
-		q.Mul(q, new(big.Int).SetUint64(m.q))
+		q.Mul(q, new(big.Int).SetUint64(m.Q))
 	}
 	return q
 }
@@ -96,10 +98,10 @@ func (r *Ring) NewScratch() []uint64 { return make([]uint64, r.ScratchLen()) }
 // Add sets out = a + b on the first len(out.Rows) rows (either representation).
 func (r *Ring) Add(a, b, out *Poly) {
 	for i := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		x, y, z := a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n]
 		for j := range z {
-			z[j] = addMod(x[j], y[j], q)
+			z[j] = ring.AddMod64(x[j], y[j], q)
 		}
 	}
 }
@@ -107,10 +109,10 @@ func (r *Ring) Add(a, b, out *Poly) {
 // Sub sets out = a - b (either representation).
 func (r *Ring) Sub(a, b, out *Poly) {
 	for i := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		x, y, z := a.Rows[i][:r.n], b.Rows[i][:r.n], out.Rows[i][:r.n]
 		for j := range z {
-			z[j] = subMod(x[j], y[j], q)
+			z[j] = ring.SubMod64(x[j], y[j], q)
 		}
 	}
 }
@@ -118,10 +120,10 @@ func (r *Ring) Sub(a, b, out *Poly) {
 // Neg sets out = -a (either representation).
 func (r *Ring) Neg(a, out *Poly) {
 	for i := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		x, z := a.Rows[i][:r.n], out.Rows[i][:r.n]
 		for j := range z {
-			z[j] = subMod(0, x[j], q)
+			z[j] = ring.SubMod64(0, x[j], q)
 		}
 	}
 }
@@ -145,12 +147,12 @@ func (r *Ring) MulAdd(a, b, out *Poly) {
 // prime i is taken as c % p_i (either representation).
 func (r *Ring) MulScalar(a *Poly, c uint64, out *Poly) {
 	for i := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		w := c % q
-		wp := shoup(w, q)
+		wp := ring.ShoupConst64(w, q)
 		x, z := a.Rows[i][:r.n], out.Rows[i][:r.n]
 		for j := range z {
-			z[j] = mulShoup(x[j], w, wp, q)
+			z[j] = ring.MulShoup64(x[j], w, wp, q)
 		}
 	}
 }
@@ -176,7 +178,7 @@ func (r *Ring) ToCoeff(a, out *Poly, scratch []uint64) {
 // any size, reduced modulo each prime). For keys, errors and plaintexts.
 func (r *Ring) SetSmall(coeffs []int64, out *Poly, scratch []uint64) {
 	for i, row := range out.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		for j, c := range coeffs[:r.n] {
 			if c >= 0 {
 				row[j] = uint64(c) % q
@@ -196,7 +198,7 @@ func (r *Ring) SetSmall(coeffs []int64, out *Poly, scratch []uint64) {
 func (r *Ring) SetBig(coeffs []*big.Int, out *Poly, scratch []uint64) {
 	t := new(big.Int)
 	for i, row := range out.Rows {
-		q := new(big.Int).SetUint64(r.moduli[i].q)
+		q := new(big.Int).SetUint64(r.moduli[i].Q)
 		for j, c := range coeffs[:r.n] {
 			row[j] = t.Mod(c, q).Uint64()
 		}
@@ -213,7 +215,7 @@ func (r *Ring) BigCoeffs(a *Poly) []*big.Int {
 	// CRT basis: e_i = (Q/p_i)·((Q/p_i)^-1 mod p_i).
 	basis := make([]*big.Int, level+1)
 	for i := range basis {
-		p := new(big.Int).SetUint64(r.moduli[i].q)
+		p := new(big.Int).SetUint64(r.moduli[i].Q)
 		qi := new(big.Int).Quo(Q, p)
 		inv := new(big.Int).ModInverse(new(big.Int).Mod(qi, p), p)
 		basis[i] = inv.Mul(inv, qi)

@@ -3,6 +3,8 @@ package bgv
 import (
 	"fmt"
 	"math"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // This file holds the RNS machinery behind key switching, modulus switching
@@ -42,41 +44,41 @@ func newBaseConverter(src, dst []modulus, halve bool) *baseConverter {
 		hat := uint64(1)
 		for k, qk := range src {
 			if k != i {
-				hat = mulModSlow(hat, qk.q%qi.q, qi.q)
+				hat = ring.MulMod64(hat, qk.Q%qi.Q, qi.Q)
 			}
 		}
-		w := invMod(hat, qi.q)
+		w := ring.InvModPrime(hat, qi.Q)
 		if halve {
-			w = mulModSlow(w, invMod(2, qi.q), qi.q)
+			w = ring.MulMod64(w, ring.InvModPrime(2, qi.Q), qi.Q)
 		}
 		bc.hatInv = append(bc.hatInv, w)
-		bc.hatInvShoup = append(bc.hatInvShoup, shoup(w, qi.q))
-		bc.invQ = append(bc.invQ, 1/float64(qi.q))
+		bc.hatInvShoup = append(bc.hatInvShoup, ring.ShoupConst64(w, qi.Q))
+		bc.invQ = append(bc.invQ, 1/float64(qi.Q))
 	}
 	for _, pj := range dst {
-		p := pj.q
+		p := pj.Q
 		hat, hatP := make([]uint64, alpha), make([]uint64, alpha)
 		qs := uint64(1)
 		for i, qi := range src {
 			h := uint64(1)
 			for k, qk := range src {
 				if k != i {
-					h = mulModSlow(h, qk.q%p, p)
+					h = ring.MulMod64(h, qk.Q%p, p)
 				}
 			}
-			hat[i], hatP[i] = h, shoup(h, p)
-			qs = mulModSlow(qs, qi.q%p, p)
+			hat[i], hatP[i] = h, ring.ShoupConst64(h, p)
+			qs = ring.MulMod64(qs, qi.Q%p, p)
 		}
 		uq := make([]uint64, alpha+1)
 		for u := range uq {
-			uq[u] = mulModSlow(uint64(u), qs, p)
+			uq[u] = ring.MulMod64(uint64(u), qs, p)
 		}
 		bc.hat, bc.hatShoup, bc.uQ = append(bc.hat, hat), append(bc.hatShoup, hatP), append(bc.uQ, uq)
-		qsS := shoup(qs, p)
+		qsS := ring.ShoupConst64(qs, p)
 		bc.dstVec = append(bc.dstVec, [4]uint64{p, qs, qsS, qsS >> 32})
 	}
 	for i, qi := range src {
-		bc.srcVec = append(bc.srcVec, [5]uint64{qi.q, bc.hatInv[i], bc.hatInvShoup[i],
+		bc.srcVec = append(bc.srcVec, [5]uint64{qi.Q, bc.hatInv[i], bc.hatInvShoup[i],
 			bc.hatInvShoup[i] >> 32, math.Float64bits(bc.invQ[i])})
 	}
 	return bc
@@ -97,11 +99,11 @@ func (bc *baseConverter) convert(in, out, y [][]uint64, v []float64) {
 	n := len(v)
 	clear(v)
 	for i := range bc.src {
-		q := bc.src[i].q
+		q := bc.src[i].Q
 		x, yi := in[i][:n], y[i][:n]
 		w, wp, inv := bc.hatInv[i], bc.hatInvShoup[i], bc.invQ[i]
 		for k := bconvPrepVec(x, yi, v, &bc.srcVec[i]); k < n; k++ {
-			t := mulShoup(x[k], w, wp, q)
+			t := ring.MulShoup64(x[k], w, wp, q)
 			yi[k] = t
 			v[k] += float64(t) * inv
 		}
@@ -132,13 +134,13 @@ func (bc *baseConverter) convert(in, out, y [][]uint64, v []float64) {
 func (bc *baseConverter) convertTail(j int, y [][]uint64, v []float64, o []uint64, k0 int) {
 	n := len(v)
 	md := &bc.dst[j]
-	p, twoP := md.q, md.twoQ
+	p, twoP := md.Q, 2*md.Q
 	o, uq := o[:n], bc.uQ[j]
 	if len(bc.src) == 1 {
 		// One source prime: x̂ = y - u·q, the centred residue; the hat is 1.
 		y0 := y[0][:n]
 		for k := k0; k < n; k++ {
-			o[k] = subMod(md.reduce(y0[k]), uq[int(v[k]+0.5)], p)
+			o[k] = ring.SubMod64(md.Reduce(y0[k]), uq[int(v[k]+0.5)], p)
 		}
 		return
 	}
@@ -146,11 +148,11 @@ func (bc *baseConverter) convertTail(j int, y [][]uint64, v []float64, o []uint6
 	for k := k0; k < n; k++ {
 		var acc uint64
 		for i, w := range hat {
-			acc += mulShoupLazy(y[i][k], w, hatP[i], p)
+			acc += ring.MulShoupLazy64(y[i][k], w, hatP[i], p)
 			acc = min(acc, acc-twoP)
 		}
 		acc = min(acc, acc-p)
-		o[k] = subMod(acc, uq[int(v[k]+0.5)], p)
+		o[k] = ring.SubMod64(acc, uq[int(v[k]+0.5)], p)
 	}
 }
 
@@ -175,22 +177,22 @@ func newScaleDown(r *Ring, src, dst []int) *scaleDown {
 	sd := &scaleDown{srcIndex: src, dstIndex: dst}
 	for _, i := range src {
 		sd.srcPrimes = append(sd.srcPrimes, r.moduli[i])
-		sd.divisorLog2 += math.Log2(float64(r.moduli[i].q))
+		sd.divisorLog2 += math.Log2(float64(r.moduli[i].Q))
 	}
 	for _, j := range dst {
 		md := r.moduli[j]
 		sd.dstPrimes = append(sd.dstPrimes, md)
 		d := uint64(1)
 		for _, s := range sd.srcPrimes {
-			d = mulModSlow(d, s.q%md.q, md.q)
+			d = ring.MulMod64(d, s.Q%md.Q, md.Q)
 		}
-		inv := invMod(d, md.q)
-		two := mulModSlow(2, inv, md.q)
-		sd.inv, sd.invShoup = append(sd.inv, inv), append(sd.invShoup, shoup(inv, md.q))
-		sd.twoInv, sd.twoInvShoup = append(sd.twoInv, two), append(sd.twoInvShoup, shoup(two, md.q))
-		sd.dstLog2Q += math.Log2(float64(md.q))
-		is, ts := shoup(inv, md.q), shoup(two, md.q)
-		sd.vec = append(sd.vec, [7]uint64{md.q, inv, is, is >> 32, two, ts, ts >> 32})
+		inv := ring.InvModPrime(d, md.Q)
+		two := ring.MulMod64(2, inv, md.Q)
+		sd.inv, sd.invShoup = append(sd.inv, inv), append(sd.invShoup, ring.ShoupConst64(inv, md.Q))
+		sd.twoInv, sd.twoInvShoup = append(sd.twoInv, two), append(sd.twoInvShoup, ring.ShoupConst64(two, md.Q))
+		sd.dstLog2Q += math.Log2(float64(md.Q))
+		is, ts := ring.ShoupConst64(inv, md.Q), ring.ShoupConst64(two, md.Q)
+		sd.vec = append(sd.vec, [7]uint64{md.Q, inv, is, is >> 32, two, ts, ts >> 32})
 	}
 	sd.conv = newBaseConverter(sd.srcPrimes, sd.dstPrimes, true)
 	return sd
@@ -200,12 +202,12 @@ func newScaleDown(r *Ring, src, dst []int) *scaleDown {
 // delta holds δ' = [x·2^-1]_D (centred, reduced mod p_j) in the same
 // representation as x.
 func (sd *scaleDown) finish(j int, x, delta, out []uint64) {
-	q := sd.dstPrimes[j].q
+	q := sd.dstPrimes[j].Q
 	w, wp, w2, w2p := sd.inv[j], sd.invShoup[j], sd.twoInv[j], sd.twoInvShoup[j]
 	delta = delta[:len(out)]
 	x = x[:len(out)]
 	for k := shoupPairVec(x, delta, out, &sd.vec[j]); k < len(out); k++ {
-		out[k] = subMod(mulShoup(x[k], w, wp, q), mulShoup(delta[k], w2, w2p, q), q)
+		out[k] = ring.SubMod64(ring.MulShoup64(x[k], w, wp, q), ring.MulShoup64(delta[k], w2, w2p, q), q)
 	}
 }
 

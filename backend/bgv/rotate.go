@@ -3,6 +3,8 @@ package bgv
 import (
 	"fmt"
 	"slices"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // Exact rotations of GF(2^d) slots when one automorphism is not enough
@@ -31,15 +33,15 @@ import (
 
 // exactRotation reports whether κ_h rotates GF(2^d) slot values exactly.
 func (pr *Params) exactRotation() bool {
-	return powMod(pr.h, uint64(pr.slots), uint64(pr.m)) == 1
+	return ring.PowMod(pr.h, uint64(pr.slots), uint64(pr.m)) == 1
 }
 
 // slotRotationPair returns h^k and h^(k-ℓ) mod m for 0 <= k < ℓ.
 func (pr *Params) slotRotationPair(k int) (uint64, uint64) {
 	m := uint64(pr.m)
-	a := powMod(pr.h, uint64(k), m)
-	hl := powMod(pr.h, uint64(pr.slots), m)
-	return a, a * invMod(hl, m) % m
+	a := ring.PowMod(pr.h, uint64(k), m)
+	hl := ring.PowMod(pr.h, uint64(pr.slots), m)
+	return a, a * ring.InvModPrime(hl, m) % m
 }
 
 // normRotation returns k mod ℓ in [0, ℓ).

@@ -81,7 +81,7 @@ func (s *Sampler) gaussianTo(out []int64) {
 // uniform in R_Q, in either representation.
 func (s *Sampler) uniform(r *Ring, p *Poly) {
 	for i, row := range p.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		mask := uint64(1)<<uint(bits.Len64(q)) - 1
 		for j := range row {
 			// Rejection sampling: exact uniformity, < 2 draws on average.
@@ -353,7 +353,7 @@ func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
 	// Coefficients in Rader order (rader.go): the division below works
 	// coefficient by coefficient, and the bits are scattered at the end.
 	for i := 0; i <= t; i++ {
-		r.transforms[i].inverseRader(acc.Rows[i], sc.coeff[i], sc.tr)
+		r.transforms[i].InverseRaderOrder(acc.Rows[i], sc.coeff[i], sc.tr)
 	}
 	x := sc.coeff[0]
 	if t > 0 {
@@ -364,16 +364,16 @@ func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
 		sd.finish(0, sc.coeff[0], sc.ext[0], sc.ext[1])
 		x = sc.ext[1]
 	}
-	q := r.moduli[0].q
+	q := r.moduli[0].Q
 	clear(out)
 	// Slot s holds the coefficient of X^(g^s), slot n/2 the constant one:
-	// scatterInv is exactly that map.
+	// the plan's CoeffIndex is exactly that map.
 	for s, v := range x[:pr.n] {
 		bit := v & 1
 		if v > q/2 { // centred value v - q, q odd
 			bit ^= 1
 		}
-		i := pr.plan.scatterInv[s]
+		i := pr.plan.CoeffIndex(s)
 		out[i>>6] |= bit << (i & 63)
 	}
 }

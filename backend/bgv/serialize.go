@@ -188,7 +188,7 @@ func rowWidth(q uint64) int { return (bits.Len64(q) + 7) / 8 }
 // appendRows appends the rows of p (moduli of r, in order).
 func appendRows(buf []byte, r *Ring, p *Poly) []byte {
 	for i, row := range p.Rows {
-		w := rowWidth(r.moduli[i].q)
+		w := rowWidth(r.moduli[i].Q)
 		for _, v := range row {
 			for b := 0; b < w; b++ {
 				buf = append(buf, byte(v>>(8*b)))
@@ -201,7 +201,7 @@ func appendRows(buf []byte, r *Ring, p *Poly) []byte {
 // readRows fills the rows of p from r, checking every residue.
 func readRows(c *cursor, r *Ring, p *Poly) {
 	for i, row := range p.Rows {
-		q := r.moduli[i].q
+		q := r.moduli[i].Q
 		w := rowWidth(q)
 		data := c.take(w * len(row))
 		if c.err != nil {

@@ -3,6 +3,8 @@ package bgv
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // Encoder maps vectors of ℓ slot values (elements of GF(2^d)) to plaintexts
@@ -51,7 +53,7 @@ func NewEncoder(pr *Params) (*Encoder, error) {
 	}
 	e.field = NewGF2d(f0)
 	e.h = pr.SlotGenerator()
-	hl := powMod(e.h, uint64(e.slots), m)
+	hl := ring.PowMod(e.h, uint64(e.slots), m)
 	for x := uint64(1); x != hl; x = 2 * x % m {
 		e.frob++
 	}
@@ -99,7 +101,7 @@ func NewEncoder(pr *Params) (*Encoder, error) {
 	// E_j = κ_(c_j^-1)(E_0): it is 1 exactly at the roots ζ^(c_j·2^k).
 	for j := 1; j < e.slots; j++ {
 		e.idem[j] = NewBinaryPoly(e.n)
-		AutomorphismBinary(e.idem[0], invMod(e.reps[j], m), e.m, e.idem[j])
+		AutomorphismBinary(e.idem[0], ring.InvModPrime(e.reps[j], m), e.m, e.idem[j])
 	}
 	return e, nil
 }

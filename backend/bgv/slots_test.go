@@ -3,6 +3,7 @@ package bgv
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -34,8 +35,8 @@ func TestFactorization(t *testing.T) {
 			prod := []uint64{1}
 			seen := map[uint64]bool{}
 			for _, f := range e.Factors() {
-				if !irreducible(f) || 63-leadingZeros(f) != pr.SlotDegree() || seen[f] {
-					t.Fatalf("factor %#x: irreducible=%v degree=%d duplicate=%v", f, irreducible(f), 63-leadingZeros(f), seen[f])
+				if !irreducible(f) || 63-bits.LeadingZeros64(f) != pr.SlotDegree() || seen[f] {
+					t.Fatalf("factor %#x: irreducible=%v degree=%d duplicate=%v", f, irreducible(f), 63-bits.LeadingZeros64(f), seen[f])
 				}
 				seen[f] = true
 				next := make([]uint64, len(prod)+1)

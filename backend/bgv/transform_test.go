@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // testParams caches parameter sets across tests: building them is the slow part.
@@ -35,7 +37,7 @@ func twoAuxPrimes(m, bitSize, count int, used map[uint64]bool) []uint64 {
 	var out []uint64
 	top := uint64(1) << uint(bitSize)
 	for c := (top-1)/uint64(m)*uint64(m) + 1; len(out) < count; c -= uint64(m) {
-		if (c-1)%(uint64(m)*bigN) != 0 && isPrime(c) && !used[c] {
+		if (c-1)%(uint64(m)*bigN) != 0 && ring.IsPrime(c) && !used[c] {
 			used[c] = true
 			out = append(out, c)
 		}
@@ -63,7 +65,7 @@ func schoolbookMulMod(a, b []uint64, m int, q uint64) []uint64 {
 	c := make([]uint64, m)
 	bs := make([]uint64, len(b))
 	for j, v := range b {
-		bs[j] = shoup(v, q)
+		bs[j] = ring.ShoupConst64(v, q)
 	}
 	for i, x := range a {
 		if x == 0 {
@@ -74,13 +76,13 @@ func schoolbookMulMod(a, b []uint64, m int, q uint64) []uint64 {
 			if k >= m {
 				k -= m
 			}
-			c[k] = addMod(c[k], mulShoup(x, y, bs[j], q), q) // x·y via y's companion
+			c[k] = ring.AddMod64(c[k], ring.MulShoup64(x, y, bs[j], q), q) // x·y via y's companion
 			_ = y
 		}
 	}
 	out := make([]uint64, m-1)
 	for j := range out {
-		out[j] = subMod(c[j], c[m-1], q)
+		out[j] = ring.SubMod64(c[j], c[m-1], q)
 	}
 	return out
 }
@@ -95,8 +97,8 @@ func randomRow(rng *rand.Rand, n int, q uint64) []uint64 {
 
 // testPrimes returns, for m, primes of both transform modes: direct
 // (≡ 1 mod m·N) and auxiliary (≡ 1 mod m, small).
-func testTransforms(t testing.TB, pr *Params) []*Transform {
-	var out []*Transform
+func testTransforms(t testing.TB, pr *Params) []*ring.RaderNTT {
+	var out []*ring.RaderNTT
 	for i := 0; i <= pr.ringQ.MaxLevel(); i++ {
 		out = append(out, pr.ringQ.Transform(i))
 	}
@@ -119,7 +121,7 @@ func TestTransformModes(t *testing.T) {
 				direct++
 			}
 		}
-		t.Logf("%s: N_conv = %d, %d direct and %d auxiliary primes, log2 QP = %.1f", lit.Name, pr.plan.bigN, direct, aux, pr.LogQP())
+		t.Logf("%s: N_conv = %d, %d direct and %d auxiliary primes, log2 QP = %.1f", lit.Name, pr.plan.ConvLen(), direct, aux, pr.LogQP())
 		if two := testTransforms(t, testParams(t, toyM257TwoAux)); !two[0].TwoAuxiliary() || !two[len(two)-1].TwoAuxiliary() {
 			t.Errorf("ToyM257TwoAux: transforms not in two-auxiliary mode")
 		}
@@ -172,11 +174,11 @@ func TestTransformEvaluates(t *testing.T) {
 			tr.Forward(a, b, make([]uint64, tr.ScratchLen()))
 			e := uint64(1)
 			for s := range b {
-				x := powMod(tr.Zeta(), e, q)
+				x := ring.PowMod(tr.Zeta(), e, q)
 				v, xp := uint64(0), uint64(1)
 				for _, c := range a {
-					v = addMod(v, mulModSlow(c, xp, q), q)
-					xp = mulModSlow(xp, x, q)
+					v = ring.AddMod64(v, ring.MulMod64(c, xp, q), q)
+					xp = ring.MulMod64(xp, x, q)
 				}
 				if v != b[s] {
 					t.Fatalf("m=%d p=%d: slot %d = %d, want a(ζ^%d) = %d", pr.M(), q, s, b[s], e, v)

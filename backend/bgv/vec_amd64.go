@@ -4,7 +4,7 @@ package bgv
 
 import "golang.org/x/sys/cpu"
 
-// hasVec selects the AVX-512 kernels (rns_amd64.s, rader_amd64.s) at run
+// hasVec selects the AVX-512 kernels (rns_amd64.s) at run
 // time: they need AVX-512F and AVX-512DQ (VPMULLQ). The pure-Go kernels
 // remain the fallback and the reference in tests; -tags purego leaves the
 // assembly out.
@@ -81,74 +81,6 @@ func bconvRowVec(rows [][]uint64, hat, hatS []uint64, v []float64, out []uint64,
 	_, _ = hatS[alpha-1], out[n-1]
 	bconvRowAVX(&ptrs[0], alpha, &hat[0], &hatS[0], &v[0], &out[0], n, c)
 	return n
-}
-
-//go:noescape
-func gatherSubAVX(src *uint64, idx *uint32, out *uint64, n int, c, q uint64)
-
-//go:noescape
-func subScalarAVX(a, out *uint64, n int, c, q uint64)
-
-//go:noescape
-func sumModAVX(a *uint64, n int, q uint64) [8]uint64
-
-// gatherSubVec sets out[k] = src[idx[k]] - c mod q on the largest multiple
-// of 8 entries of out and returns how many it covered.
-func gatherSubVec(src []uint64, idx []uint32, out []uint64, c, q uint64) int {
-	n := len(out) &^ 7
-	if !hasVec || n == 0 {
-		return 0
-	}
-	_ = idx[n-1]
-	gatherSubAVX(&src[0], &idx[0], &out[0], n, c, q)
-	return n
-}
-
-// subScalarVec sets out = a - c mod q on the largest multiple of 8 entries.
-func subScalarVec(a, out []uint64, c, q uint64) int {
-	n := len(out) &^ 7
-	if !hasVec || n == 0 {
-		return 0
-	}
-	_ = a[n-1]
-	subScalarAVX(&a[0], &out[0], n, c, q)
-	return n
-}
-
-// sumModVec returns Σ a mod q over the largest multiple of 8 entries and
-// how many it covered.
-func sumModVec(a []uint64, q uint64) (uint64, int) {
-	n := len(a) &^ 7
-	if !hasVec || n == 0 {
-		return 0, 0
-	}
-	lanes := sumModAVX(&a[0], n, q)
-	var s uint64
-	for _, x := range lanes {
-		s = addMod(s, x, q)
-	}
-	return s, n
-}
-
-//go:noescape
-func reverseAVX(src, dst *uint64, n int, idx *[8]uint64)
-
-var reverseIdx = [8]uint64{7, 6, 5, 4, 3, 2, 1, 0}
-
-// reverseVec sets dst[l] = src[-l mod n] for l in [0, n), n = len(dst);
-// false when the vector kernel does not apply (the caller loops in Go).
-func reverseVec(src, dst []uint64) bool {
-	n := len(dst)
-	if !hasVec || n%8 != 0 || n < 16 {
-		return false
-	}
-	_ = src[n-1]
-	dst[0] = src[0]
-	for l := 1; l < 8; l++ {
-		dst[l] = src[n-l]
-	}
-	reverseAVX(&src[0], &dst[0], n, &reverseIdx)
-	return true
 }
 
 //go:noescape

@@ -1,8 +1,7 @@
-// Macros shared by rader_amd64.s and rns_amd64.s, the AVX-512F/DQ kernels
-// of the RNS loops (rns.go, keyswitch.go, ring.go) and of the permutations
-// around the Rader convolution: 8 uint64 lanes per ZMM register, moduli
-// q < 2^61. backend/ring's cyclic64_amd64.h has the same MULSHOUP for the
-// convolution itself.
+// Macros of rns_amd64.s, the AVX-512F/DQ kernels of the RNS loops (rns.go,
+// keyswitch.go, ring.go): 8 uint64 lanes per ZMM register, moduli q < 2^61.
+// backend/ring's cyclic64_amd64.h has the same MULSHOUP for the transforms
+// (the cyclic convolution and the Rader permutations around it).
 //
 // The Shoup product a·w mod q needs the high word of a·w' (w' =
 // floor(w·2^64/q)), which AVX-512 has no instruction for. It is estimated

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // vecPrimes are moduli of every size class the kernels meet: tiny, the
@@ -14,7 +16,7 @@ import (
 func vecPrimes(t *testing.T) []uint64 {
 	var out []uint64
 	for _, b := range []int{5, 20, 37, 45, 59, maxModulusBits} {
-		ps, err := generatePrimes(b, 2, 2, nil)
+		ps, err := ring.GeneratePrimes(b, 2, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,20 +96,20 @@ func TestScaleDownFinishVec(t *testing.T) {
 	for _, sd := range []*scaleDown{lv.modDown, lv.drop, lv.toZero} {
 		for j, md := range sd.dstPrimes {
 			n := pr.N()
-			x, d := edgeRow(rng, n, md.q), edgeRow(rng, n, md.q)
+			x, d := edgeRow(rng, n, md.Q), edgeRow(rng, n, md.Q)
 			got, want := make([]uint64, n), make([]uint64, n)
 			sd.finish(j, x, d, got)
 			withoutVec(func() { sd.finish(j, x, d, want) })
-			bq := new(big.Int).SetUint64(md.q)
+			bq := new(big.Int).SetUint64(md.Q)
 			for k := range got {
 				if got[k] != want[k] {
-					t.Fatalf("prime %d, entry %d: vector %d != Go %d", md.q, k, got[k], want[k])
+					t.Fatalf("prime %d, entry %d: vector %d != Go %d", md.Q, k, got[k], want[k])
 				}
 				// x·D^-1 - δ'·2·D^-1 mod q, exactly.
 				e := new(big.Int).Mul(new(big.Int).SetUint64(x[k]), new(big.Int).SetUint64(sd.inv[j]))
 				e.Sub(e, new(big.Int).Mul(new(big.Int).SetUint64(d[k]), new(big.Int).SetUint64(sd.twoInv[j])))
 				if w := e.Mod(e, bq).Uint64(); got[k] != w {
-					t.Fatalf("prime %d, entry %d: %d, want %d", md.q, k, got[k], w)
+					t.Fatalf("prime %d, entry %d: %d, want %d", md.Q, k, got[k], w)
 				}
 			}
 		}
@@ -124,7 +126,7 @@ func TestBaseConverterVec(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(35, 36))
 	step := uint64(65537) << 16
-	big59, err := generatePrimes(59, step, 12, nil)
+	big59, err := ring.GeneratePrimes(59, step, 12, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestBaseConverterVec(t *testing.T) {
 					bc := newBaseConverter(src, dst, halve)
 					in := make([][]uint64, alpha)
 					for i := range in {
-						in[i] = edgeRow(rng, n, src[i].q)
+						in[i] = edgeRow(rng, n, src[i].Q)
 					}
 					rows := func(c int) [][]uint64 {
 						r := make([][]uint64, c)
@@ -161,7 +163,7 @@ func TestBaseConverterVec(t *testing.T) {
 					}
 					qs := big.NewInt(1)
 					for _, m := range src {
-						qs.Mul(qs, new(big.Int).SetUint64(m.q))
+						qs.Mul(qs, new(big.Int).SetUint64(m.Q))
 					}
 					half := new(big.Int).Rsh(qs, 1)
 					c := big.NewInt(1)
@@ -172,7 +174,7 @@ func TestBaseConverterVec(t *testing.T) {
 						// x = CRT of the residues, times c, centred.
 						x := new(big.Int)
 						for i, m := range src {
-							qi := new(big.Int).SetUint64(m.q)
+							qi := new(big.Int).SetUint64(m.Q)
 							hat := new(big.Int).Quo(qs, qi)
 							inv := new(big.Int).ModInverse(new(big.Int).Mod(hat, qi), qi)
 							term := new(big.Int).Mul(new(big.Int).SetUint64(in[i][k]), inv)
@@ -191,7 +193,7 @@ func TestBaseConverterVec(t *testing.T) {
 						near := new(big.Int).Abs(new(big.Int).Sub(new(big.Int).Abs(x), half))
 						boundary := near.Lsh(near, 40).Cmp(qs) < 0
 						for j, m := range dst {
-							pm := new(big.Int).SetUint64(m.q)
+							pm := new(big.Int).SetUint64(m.Q)
 							w := new(big.Int).Mod(x, pm).Uint64()
 							if boundary && got[j][k] == new(big.Int).Mod(alt, pm).Uint64() {
 								continue
@@ -264,4 +266,16 @@ func TestSchemeVecMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// edgeRow is a random row with the extreme residues 0 and q-1 mixed in.
+func edgeRow(rng *rand.Rand, n int, q uint64) []uint64 {
+	r := randomRow(rng, n, q)
+	for i := 0; i < n; i += 7 {
+		r[i] = q - 1
+	}
+	for i := 3; i < n; i += 11 {
+		r[i] = 0
+	}
+	return r
 }

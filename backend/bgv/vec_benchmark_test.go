@@ -3,6 +3,8 @@ package bgv
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // BenchmarkRowKernels measures the per-row RNS kernels of a key switch at
@@ -11,13 +13,13 @@ import (
 // digit's extension at the top level).
 func BenchmarkRowKernels(b *testing.B) {
 	const n = 1 << 16
-	ps, err := generatePrimes(59, uint64(65537)<<16, 30, nil)
+	ps, err := ring.GeneratePrimes(59, uint64(65537)<<16, 30, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(41, 42))
 	md := newModulus(ps[0])
-	x, y, out, out2 := randomRow(rng, n, md.q), randomRow(rng, n, md.q), make([]uint64, n), make([]uint64, n)
+	x, y, out, out2 := randomRow(rng, n, md.Q), randomRow(rng, n, md.Q), make([]uint64, n), make([]uint64, n)
 	b.Run("Mul", func(b *testing.B) {
 		for b.Loop() {
 			md.mulVec(x, y, out)
@@ -36,7 +38,7 @@ func BenchmarkRowKernels(b *testing.B) {
 	bc := newBaseConverter(src, dst, false)
 	in, ys := make([][]uint64, 8), make([][]uint64, 8)
 	for i := range in {
-		in[i], ys[i] = randomRow(rng, n, src[i].q), make([]uint64, n)
+		in[i], ys[i] = randomRow(rng, n, src[i].Q), make([]uint64, n)
 	}
 	outs, v := make([][]uint64, len(dst)), make([]float64, n)
 	for j := range outs {
@@ -48,10 +50,10 @@ func BenchmarkRowKernels(b *testing.B) {
 		}
 	})
 	sd := &scaleDown{dstPrimes: []modulus{md}}
-	w, w2 := rng.Uint64N(md.q), rng.Uint64N(md.q)
-	ws, w2s := shoup(w, md.q), shoup(w2, md.q)
+	w, w2 := rng.Uint64N(md.Q), rng.Uint64N(md.Q)
+	ws, w2s := ring.ShoupConst64(w, md.Q), ring.ShoupConst64(w2, md.Q)
 	sd.inv, sd.invShoup, sd.twoInv, sd.twoInvShoup = []uint64{w}, []uint64{ws}, []uint64{w2}, []uint64{w2s}
-	sd.vec = [][7]uint64{{md.q, w, ws, ws >> 32, w2, w2s, w2s >> 32}}
+	sd.vec = [][7]uint64{{md.Q, w, ws, ws >> 32, w2, w2s, w2s >> 32}}
 	b.Run("Finish", func(b *testing.B) {
 		for b.Loop() {
 			sd.finish(0, x, y, out)

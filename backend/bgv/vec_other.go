@@ -13,10 +13,4 @@ func bconvRowVec(rows [][]uint64, hat, hatS []uint64, v []float64, out []uint64,
 	return 0
 }
 
-func gatherSubVec(src []uint64, idx []uint32, out []uint64, c, q uint64) int { return 0 }
-func subScalarVec(a, out []uint64, c, q uint64) int                          { return 0 }
-func sumModVec(a []uint64, q uint64) (uint64, int)                           { return 0, 0 }
-
-func reverseVec(src, dst []uint64) bool { return false }
-
 func tensorVec(a0, a1, b0, b1, d0, d1, d2 []uint64, c *[4]uint64) int { return 0 }

@@ -57,14 +57,14 @@ func newCyclicNTT64(n int, q uint64, vec bool) (*CyclicNTT64, error) {
 	t := &CyclicNTT64{n: n, q: q, twoQ: 2 * q, vec: vec}
 	t.tw, t.twShoup = make([]uint64, n), make([]uint64, n)
 	t.itw, t.itwShoup = make([]uint64, n), make([]uint64, n)
-	omegaInv := invModPrime(omega, q)
+	omegaInv := InvModPrime(omega, q)
 	for h := 1; h < n; h <<= 1 {
 		step := uint64(n / (2 * h))
 		w, wi := PowMod(omega, step, q), PowMod(omegaInv, step, q)
 		x, xi := uint64(1), uint64(1)
 		for j := 0; j < h; j++ {
-			t.tw[h+j], t.twShoup[h+j] = x, shoupConst(x, q)
-			t.itw[h+j], t.itwShoup[h+j] = xi, shoupConst(xi, q)
+			t.tw[h+j], t.twShoup[h+j] = x, ShoupConst64(x, q)
+			t.itw[h+j], t.itwShoup[h+j] = xi, ShoupConst64(xi, q)
 			x, xi = MulMod64(x, w, q), MulMod64(xi, wi, q)
 		}
 	}
@@ -102,11 +102,11 @@ func (t *CyclicNTT64) NewKernel(v []uint64) *CyclicKernel {
 		k[i] = v[i] % q
 	}
 	t.forwardLazy(k)
-	nInv := invModPrime(uint64(t.n)%q, q)
+	nInv := InvModPrime(uint64(t.n)%q, q)
 	ks := make([]uint64, t.n)
 	for i := range k {
 		k[i] = MulMod64(k[i]%q, nInv, q)
-		ks[i] = shoupConst(k[i], q)
+		ks[i] = ShoupConst64(k[i], q)
 	}
 	if t.vec {
 		kernelLayoutVec(k)
@@ -133,22 +133,13 @@ func (t *CyclicNTT64) Convolve(buf []uint64, k *CyclicKernel) {
 	}
 	t.forwardLazy(buf)
 	for i := range buf {
-		buf[i] = mulShoupLazy64(buf[i], k.k[i], k.kShoup[i], q)
+		buf[i] = MulShoupLazy64(buf[i], k.k[i], k.kShoup[i], q)
 	}
 	t.inverseLazy(buf)
 	for i, x := range buf {
 		buf[i] = reduce4(x, q, twoQ)
 	}
 }
-
-// shoupConst returns floor(w·2^64/q), the Shoup companion of w < q.
-func shoupConst(w, q uint64) uint64 {
-	quo, _ := bits.Div64(w, 0, q)
-	return quo
-}
-
-// invModPrime returns a^-1 mod the prime q (Fermat; table construction only).
-func invModPrime(a, q uint64) uint64 { return PowMod(a, q-2, q) }
 
 // cyclicVecMinN is the smallest length the vector kernels handle:
 // middleAVX works on groups of 64 entries.
@@ -168,47 +159,6 @@ func kernelLayoutVec(k []uint64) {
 		}
 		copy(blk, tmp[:])
 	}
-}
-
-// RootOfUnity returns a primitive k-th root of unity modulo the prime q for
-// k | q-1: the first x^((q-1)/k), x = 2, 3, ..., whose order is exactly k.
-// The choice is deterministic, so evaluation-form data is portable.
-func RootOfUnity(q, k uint64) (uint64, error) {
-	if k == 0 || (q-1)%k != 0 {
-		return 0, fmt.Errorf("no primitive %d-th root of unity mod %d", k, q)
-	}
-	primes := primeFactors64(k)
-	for x := uint64(2); x < q; x++ {
-		r := PowMod(x, (q-1)/k, q)
-		ok := r != 0
-		for _, f := range primes {
-			if PowMod(r, k/f, q) == 1 {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return r, nil
-		}
-	}
-	return 0, fmt.Errorf("no primitive %d-th root of unity mod %d", k, q)
-}
-
-// primeFactors returns the distinct prime factors of k (trial division).
-func primeFactors64(k uint64) []uint64 {
-	var fs []uint64
-	for f := uint64(2); f*f <= k; f++ {
-		if k%f == 0 {
-			fs = append(fs, f)
-			for k%f == 0 {
-				k /= f
-			}
-		}
-	}
-	if k > 1 {
-		fs = append(fs, k)
-	}
-	return fs
 }
 
 // forwardLazy transforms a in place: natural order in [0, 2Q), bit-reversed
@@ -256,7 +206,7 @@ func (t *CyclicNTT64) forwardStage(a []uint64, h int) {
 				sum -= twoQ
 			}
 			x[j] = sum
-			y[j] = mulShoupLazy64(u+twoQ-v, tw[j], twp[j], q)
+			y[j] = MulShoupLazy64(u+twoQ-v, tw[j], twp[j], q)
 		}
 	}
 }
@@ -286,12 +236,12 @@ func (t *CyclicNTT64) forwardStage2(a []uint64, h int) {
 			if b0 >= twoQ {
 				b0 -= twoQ
 			}
-			b2 := mulShoupLazy64(u0+twoQ-u2, w1[j], w1p[j], q)
+			b2 := MulShoupLazy64(u0+twoQ-u2, w1[j], w1p[j], q)
 			b1 := u1 + u3
 			if b1 >= twoQ {
 				b1 -= twoQ
 			}
-			b3 := mulShoupLazy64(u1+twoQ-u3, w2[j], w2p[j], q)
+			b3 := MulShoupLazy64(u1+twoQ-u3, w2[j], w2p[j], q)
 			c0 := b0 + b1
 			if c0 >= twoQ {
 				c0 -= twoQ
@@ -300,8 +250,8 @@ func (t *CyclicNTT64) forwardStage2(a []uint64, h int) {
 			if c2 >= twoQ {
 				c2 -= twoQ
 			}
-			x0[j], x1[j] = c0, mulShoupLazy64(b0+twoQ-b1, w3[j], w3p[j], q)
-			x2[j], x3[j] = c2, mulShoupLazy64(b2+twoQ-b3, w3[j], w3p[j], q)
+			x0[j], x1[j] = c0, MulShoupLazy64(b0+twoQ-b1, w3[j], w3p[j], q)
+			x2[j], x3[j] = c2, MulShoupLazy64(b2+twoQ-b3, w3[j], w3p[j], q)
 		}
 	}
 }
@@ -363,7 +313,7 @@ func (t *CyclicNTT64) inverseStage(a []uint64, h int) {
 			if u >= twoQ {
 				u -= twoQ
 			}
-			v := mulShoupLazy64(y[j], tw[j], twp[j], q)
+			v := MulShoupLazy64(y[j], tw[j], twp[j], q)
 			x[j] = u + v
 			y[j] = u + twoQ - v
 		}
@@ -397,8 +347,8 @@ func (t *CyclicNTT64) inverseStage2(a []uint64, h int, full bool) {
 			if u2 >= twoQ {
 				u2 -= twoQ
 			}
-			v1 := mulShoupLazy64(x1[j], w1[j], w1p[j], q)
-			v3 := mulShoupLazy64(x3[j], w1[j], w1p[j], q)
+			v1 := MulShoupLazy64(x1[j], w1[j], w1p[j], q)
+			v3 := MulShoupLazy64(x3[j], w1[j], w1p[j], q)
 			b0, b1 := u0+v1, u0+twoQ-v1
 			b2, b3 := u2+v3, u2+twoQ-v3
 			if b0 >= twoQ {
@@ -407,8 +357,8 @@ func (t *CyclicNTT64) inverseStage2(a []uint64, h int, full bool) {
 			if b1 >= twoQ {
 				b1 -= twoQ
 			}
-			v2 := mulShoupLazy64(b2, w2[j], w2p[j], q)
-			v3 = mulShoupLazy64(b3, w3[j], w3p[j], q)
+			v2 := MulShoupLazy64(b2, w2[j], w2p[j], q)
+			v3 = MulShoupLazy64(b3, w3[j], w3p[j], q)
 			if full {
 				x0[j], x2[j] = reduce4(b0+v2, q, twoQ), reduce4(b0+twoQ-v2, q, twoQ)
 				x1[j], x3[j] = reduce4(b1+v3, q, twoQ), reduce4(b1+twoQ-v3, q, twoQ)
@@ -448,13 +398,13 @@ func (t *CyclicNTT64) convolveMiddle(a, k, ks []uint64) {
 		if b1 >= twoQ {
 			b1 -= twoQ
 		}
-		b3 := mulShoupLazy64(a1+twoQ-a3, w, wp, q)
+		b3 := MulShoupLazy64(a1+twoQ-a3, w, wp, q)
 		// Forward h = 1 (twiddle 1; sums stay below 4Q, which the Shoup
 		// product accepts) and the pointwise product.
-		d0 := mulShoupLazy64(b0+b1, kk[0], kp[0], q)
-		d1 := mulShoupLazy64(b0+twoQ-b1, kk[1], kp[1], q)
-		d2 := mulShoupLazy64(b2+b3, kk[2], kp[2], q)
-		d3 := mulShoupLazy64(b2+twoQ-b3, kk[3], kp[3], q)
+		d0 := MulShoupLazy64(b0+b1, kk[0], kp[0], q)
+		d1 := MulShoupLazy64(b0+twoQ-b1, kk[1], kp[1], q)
+		d2 := MulShoupLazy64(b2+b3, kk[2], kp[2], q)
+		d3 := MulShoupLazy64(b2+twoQ-b3, kk[3], kp[3], q)
 		// Inverse h = 1 (twiddle 1): [0, 2Q) in, [0, 4Q) out.
 		e0, e1 := d0+d1, d0+twoQ-d1
 		e2, e3 := d2+d3, d2+twoQ-d3
@@ -469,7 +419,7 @@ func (t *CyclicNTT64) convolveMiddle(a, k, ks []uint64) {
 		if e1 >= twoQ {
 			e1 -= twoQ
 		}
-		v := mulShoupLazy64(e3, iw, iwp, q)
+		v := MulShoupLazy64(e3, iw, iwp, q)
 		x[1], x[3] = e1+v, e1+twoQ-v
 	}
 }

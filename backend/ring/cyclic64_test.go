@@ -154,11 +154,11 @@ func TestCyclicNTTStages(t *testing.T) {
 			// Kernel NTT(b)/N with Shoup companions, as NewKernel builds it on the Go path.
 			k := append([]uint64(nil), b...)
 			ntt.forwardLazy(k)
-			nInv := invModPrime(uint64(n)%q, q)
+			nInv := InvModPrime(uint64(n)%q, q)
 			ks := make([]uint64, n)
 			for i := range k {
 				k[i] = MulMod64(k[i]%q, nInv, q)
-				ks[i] = shoupConst(k[i], q)
+				ks[i] = ShoupConst64(k[i], q)
 			}
 			check := func(name string, got []uint64) {
 				t.Helper()
@@ -171,7 +171,7 @@ func TestCyclicNTTStages(t *testing.T) {
 			x := append([]uint64(nil), a...)
 			ntt.forwardLazy(x)
 			for i := range x {
-				x[i] = mulShoupLazy64(x[i], k[i], ks[i], q)
+				x[i] = MulShoupLazy64(x[i], k[i], ks[i], q)
 			}
 			ntt.inverseLazy(x)
 			check("radix-2 path", x)

@@ -60,16 +60,10 @@ func (m Modulus64) MulMod(a, b uint64) uint64 {
 }
 
 // AddMod returns a+b mod Q for a, b in [0, Q).
-func (m Modulus64) AddMod(a, b uint64) uint64 {
-	s := a + b
-	return min(s, s-m.Q)
-}
+func (m Modulus64) AddMod(a, b uint64) uint64 { return AddMod64(a, b, m.Q) }
 
 // SubMod returns a-b mod Q for a, b in [0, Q).
-func (m Modulus64) SubMod(a, b uint64) uint64 {
-	d := a - b + m.Q
-	return min(d, d-m.Q)
-}
+func (m Modulus64) SubMod(a, b uint64) uint64 { return SubMod64(a, b, m.Q) }
 
 // NegMod returns -a mod Q for a in [0, Q).
 func (m Modulus64) NegMod(a uint64) uint64 {
@@ -78,22 +72,55 @@ func (m Modulus64) NegMod(a uint64) uint64 {
 }
 
 // ShoupConst returns w' = floor(w·2^64 / Q) for a constant w in [0, Q).
-func (m Modulus64) ShoupConst(w uint64) uint64 {
-	quo, _ := bits.Div64(w, 0, m.Q)
-	return quo
-}
+func (m Modulus64) ShoupConst(w uint64) uint64 { return ShoupConst64(w, m.Q) }
 
 // MulShoupLazy returns x·w mod Q in [0, 2Q) for any x < 2^64, given
 // wShoup = ShoupConst(w).
 func (m Modulus64) MulShoupLazy(x, w, wShoup uint64) uint64 {
-	quo, _ := bits.Mul64(x, wShoup)
-	return x*w - quo*m.Q
+	return MulShoupLazy64(x, w, wShoup, m.Q)
 }
 
 // MulShoup returns x·w mod Q in [0, Q) for any x < 2^64.
-func (m Modulus64) MulShoup(x, w, wShoup uint64) uint64 {
-	r := m.MulShoupLazy(x, w, wShoup)
-	return min(r, r-m.Q)
+func (m Modulus64) MulShoup(x, w, wShoup uint64) uint64 { return MulShoup64(x, w, wShoup, m.Q) }
+
+// The free functions below are the scalar kernels behind Modulus64 for
+// loops that hold q in a register (transforms, RNS row loops): the same
+// arithmetic without the struct. All take q odd, q < 2^61.
+
+// ShoupConst64 returns w' = floor(w·2^64 / q), the Shoup companion of the
+// constant w in [0, q).
+func ShoupConst64(w, q uint64) uint64 {
+	quo, _ := bits.Div64(w, 0, q)
+	return quo
+}
+
+// MulShoupLazy64 returns x·w mod q in [0, 2q) for any x < 2^64, given
+// ws = ShoupConst64(w, q): the estimate hi(x·ws) of x·w/q is off by at most
+// one.
+func MulShoupLazy64(x, w, ws, q uint64) uint64 {
+	hi, _ := bits.Mul64(x, ws)
+	return x*w - hi*q
+}
+
+// MulShoup64 is MulShoupLazy64 reduced to [0, q).
+func MulShoup64(x, w, ws, q uint64) uint64 {
+	r := MulShoupLazy64(x, w, ws, q)
+	return min(r, r-q)
+}
+
+// AddMod64 returns a+b mod q for a, b in [0, q). Branch-free (min compiles
+// to a conditional move): on random residues a branch mispredicts half the
+// time.
+func AddMod64(a, b, q uint64) uint64 {
+	s := a + b
+	return min(s, s-q)
+}
+
+// SubMod64 returns a-b mod q for a, b in [0, q), branch-free: when a < b,
+// a-b wraps above 2^63 and a-b+q is the smaller value.
+func SubMod64(a, b, q uint64) uint64 {
+	r := a - b
+	return min(r, r+q)
 }
 
 // Centered returns the representative of x (in [0, Q)) in

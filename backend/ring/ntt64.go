@@ -220,7 +220,7 @@ func forwardRadix2_64(a, psi, psiS []uint64, q uint64, full bool) {
 				u := a[j]
 				u = min(u, u-q2)
 				v := a[j+t]
-				tt := mulShoupLazy64(v, w, ws, q)
+				tt := MulShoupLazy64(v, w, ws, q)
 				a[j], a[j+t] = u+tt, u-tt+q2
 			}
 		}
@@ -251,7 +251,7 @@ func (r *NTT64) inverseRadix2(a []uint64, full bool) {
 					continue
 				}
 				a[j] = min(s, s-q2)
-				a[j+t] = mulShoupLazy64(d, w, ws, q)
+				a[j+t] = MulShoupLazy64(d, w, ws, q)
 			}
 		}
 	}
@@ -260,13 +260,6 @@ func (r *NTT64) inverseRadix2(a []uint64, full bool) {
 			a[i] = min(x, x-q)
 		}
 	}
-}
-
-// mulShoupLazy64 returns x·w mod q in [0, 2q) for any x, given
-// ws = floor(w·2^64/q).
-func mulShoupLazy64(x, w, ws, q uint64) uint64 {
-	hi, _ := bits.Mul64(x, ws)
-	return x*w - hi*q
 }
 
 // barrettQuo64 returns floor(x·br / 2^64) for br = floor((2^64-1)/q): the

@@ -17,7 +17,7 @@ func ct2First64(in, out []uint64, w, ws, q uint64) {
 		u := x[j]
 		u = min(u, u-q2)
 		v := y[j]
-		t := mulShoupLazy64(v, w, ws, q)
+		t := MulShoupLazy64(v, w, ws, q)
 		ox[j] = u + t
 		oy[j] = u - t + q2
 	}
@@ -41,14 +41,14 @@ func ct4_64(a []uint64, m, t int, psi, psiS []uint64, q uint64) {
 			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
 			a0 = min(a0, a0-q2)
 			a1 = min(a1, a1-q2)
-			t2 := mulShoupLazy64(a2, w, ws, q)
-			t3 := mulShoupLazy64(a3, w, ws, q)
+			t2 := MulShoupLazy64(a2, w, ws, q)
+			t3 := MulShoupLazy64(a3, w, ws, q)
 			b0, b2 := a0+t2, a0-t2+q2
 			b1, b3 := a1+t3, a1-t3+q2
 			b0 = min(b0, b0-q2)
 			b2 = min(b2, b2-q2)
-			u1 := mulShoupLazy64(b1, w1, w1s, q)
-			u3 := mulShoupLazy64(b3, w2, w2s, q)
+			u1 := MulShoupLazy64(b1, w1, w1s, q)
+			u3 := MulShoupLazy64(b3, w2, w2s, q)
 			x0[j], x1[j] = b0+u1, b0-u1+q2
 			x2[j], x3[j] = b2+u3, b2-u3+q2
 		}
@@ -69,14 +69,14 @@ func ct4Last64(a, pA, pAS, pB, pBS []uint64, q uint64) {
 		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
 		a0 = min(a0, a0-q2)
 		a1 = min(a1, a1-q2)
-		t2 := mulShoupLazy64(a2, w, ws, q)
-		t3 := mulShoupLazy64(a3, w, ws, q)
+		t2 := MulShoupLazy64(a2, w, ws, q)
+		t3 := MulShoupLazy64(a3, w, ws, q)
 		b0, b2 := a0+t2, a0-t2+q2
 		b1, b3 := a1+t3, a1-t3+q2
 		b0 = min(b0, b0-q2)
 		b2 = min(b2, b2-q2)
-		u1 := mulShoupLazy64(b1, wb[0], wbs[0], q)
-		u3 := mulShoupLazy64(b3, wb[1], wbs[1], q)
+		u1 := MulShoupLazy64(b1, wb[0], wbs[0], q)
+		u3 := MulShoupLazy64(b3, wb[1], wbs[1], q)
 		c0, c1 := b0+u1, b0-u1+q2
 		c2, c3 := b2+u3, b2-u3+q2
 		c0 = min(c0, c0-q2)
@@ -102,14 +102,14 @@ func ct4LastLazy64(a, pA, pAS, pB, pBS []uint64, q uint64) {
 		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
 		a0 = min(a0, a0-q2)
 		a1 = min(a1, a1-q2)
-		t2 := mulShoupLazy64(a2, w, ws, q)
-		t3 := mulShoupLazy64(a3, w, ws, q)
+		t2 := MulShoupLazy64(a2, w, ws, q)
+		t3 := MulShoupLazy64(a3, w, ws, q)
 		b0, b2 := a0+t2, a0-t2+q2
 		b1, b3 := a1+t3, a1-t3+q2
 		b0 = min(b0, b0-q2)
 		b2 = min(b2, b2-q2)
-		u1 := mulShoupLazy64(b1, wb[0], wbs[0], q)
-		u3 := mulShoupLazy64(b3, wb[1], wbs[1], q)
+		u1 := MulShoupLazy64(b1, wb[0], wbs[0], q)
+		u3 := MulShoupLazy64(b3, wb[1], wbs[1], q)
 		c0, c1 := b0+u1, b0-u1+q2
 		c2, c3 := b2+u3, b2-u3+q2
 		x[0] = min(c0, c0-q2)
@@ -136,7 +136,7 @@ func ct2FirstNR64(in, out []uint64, w, ws, q uint64) {
 	y, ox, oy = y[:len(x)], ox[:len(x)], oy[:len(x)]
 	for j := range x {
 		u, v := x[j], y[j]
-		t := mulShoupLazy64(v, w, ws, q)
+		t := MulShoupLazy64(v, w, ws, q)
 		ox[j] = u + t
 		oy[j] = u - t + q2
 	}
@@ -155,12 +155,12 @@ func ct4NR64(a []uint64, m, t int, psi, psiS []uint64, q uint64) {
 		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
 		for j := range x0 {
 			a0, a1, a2, a3 := x0[j], x1[j], x2[j], x3[j]
-			t2 := mulShoupLazy64(a2, w, ws, q)
-			t3 := mulShoupLazy64(a3, w, ws, q)
+			t2 := MulShoupLazy64(a2, w, ws, q)
+			t3 := MulShoupLazy64(a3, w, ws, q)
 			b0, b2 := a0+t2, a0-t2+q2
 			b1, b3 := a1+t3, a1-t3+q2
-			u1 := mulShoupLazy64(b1, w1, w1s, q)
-			u3 := mulShoupLazy64(b3, w2, w2s, q)
+			u1 := MulShoupLazy64(b1, w1, w1s, q)
+			u3 := MulShoupLazy64(b3, w2, w2s, q)
 			x0[j], x1[j] = b0+u1, b0-u1+q2
 			x2[j], x3[j] = b2+u3, b2-u3+q2
 		}
@@ -182,12 +182,12 @@ func ct4LastNR64(a, pA, pAS, pB, pBS []uint64, q, br uint64, full bool) {
 		wbs := (*[2]uint64)(pBS[2*i : 2*i+2])
 		x := (*[4]uint64)(a[4*i : 4*i+4])
 		a0, a1, a2, a3 := x[0], x[1], x[2], x[3]
-		t2 := mulShoupLazy64(a2, w, ws, q)
-		t3 := mulShoupLazy64(a3, w, ws, q)
+		t2 := MulShoupLazy64(a2, w, ws, q)
+		t3 := MulShoupLazy64(a3, w, ws, q)
 		b0, b2 := a0+t2, a0-t2+q2
 		b1, b3 := a1+t3, a1-t3+q2
-		u1 := mulShoupLazy64(b1, wb[0], wbs[0], q)
-		u3 := mulShoupLazy64(b3, wb[1], wbs[1], q)
+		u1 := MulShoupLazy64(b1, wb[0], wbs[0], q)
+		u3 := MulShoupLazy64(b3, wb[1], wbs[1], q)
 		c0, c1 := b0+u1, b0-u1+q2
 		c2, c3 := b2+u3, b2-u3+q2
 		c0 -= barrettQuo64(c0, br) * q
@@ -213,7 +213,7 @@ func gs2First64(in, out, p, pS []uint64, q uint64) {
 		u, v := x[0], x[1]
 		s, d := u+v, u-v+q2
 		y[0] = min(s, s-q2)
-		y[1] = mulShoupLazy64(d, w, ws, q)
+		y[1] = MulShoupLazy64(d, w, ws, q)
 	}
 }
 
@@ -234,14 +234,14 @@ func gs4First64(a, pA, pAS, pB, pBS []uint64, q uint64) {
 		s0, d0 := a0+a1, a0-a1+q2
 		s1, d1 := a2+a3, a2-a3+q2
 		b0 := min(s0, s0-q2)
-		b1 := mulShoupLazy64(d0, wa[0], was[0], q)
+		b1 := MulShoupLazy64(d0, wa[0], was[0], q)
 		b2 := min(s1, s1-q2)
-		b3 := mulShoupLazy64(d1, wa[1], was[1], q)
+		b3 := MulShoupLazy64(d1, wa[1], was[1], q)
 		e0, f0 := b0+b2, b0-b2+q2
 		e1, f1 := b1+b3, b1-b3+q2
 		x[0], x[1] = min(e0, e0-q2), min(e1, e1-q2)
-		x[2] = mulShoupLazy64(f0, w, ws, q)
-		x[3] = mulShoupLazy64(f1, w, ws, q)
+		x[2] = MulShoupLazy64(f0, w, ws, q)
+		x[3] = MulShoupLazy64(f1, w, ws, q)
 	}
 }
 
@@ -262,14 +262,14 @@ func gs4_64(a []uint64, m, t int, psi, psiS []uint64, q uint64) {
 			s0, d0 := a0+a1, a0-a1+q2
 			s1, d1 := a2+a3, a2-a3+q2
 			b0 := min(s0, s0-q2)
-			b1 := mulShoupLazy64(d0, w1, w1s, q)
+			b1 := MulShoupLazy64(d0, w1, w1s, q)
 			b2 := min(s1, s1-q2)
-			b3 := mulShoupLazy64(d1, w2, w2s, q)
+			b3 := MulShoupLazy64(d1, w2, w2s, q)
 			e0, f0 := b0+b2, b0-b2+q2
 			e1, f1 := b1+b3, b1-b3+q2
 			x0[j], x1[j] = min(e0, e0-q2), min(e1, e1-q2)
-			x2[j] = mulShoupLazy64(f0, w, ws, q)
-			x3[j] = mulShoupLazy64(f1, w, ws, q)
+			x2[j] = MulShoupLazy64(f0, w, ws, q)
+			x3[j] = MulShoupLazy64(f1, w, ws, q)
 		}
 	}
 }
@@ -292,15 +292,15 @@ func gs4Final64(a []uint64, w1, w1s, w2, w2s, ni, nis, np, nps, q uint64, full b
 		s0, d0 := a0+a1, a0-a1+q2
 		s1, d1 := a2+a3, a2-a3+q2
 		b0 := min(s0, s0-q2)
-		b1 := mulShoupLazy64(d0, w1, w1s, q)
+		b1 := MulShoupLazy64(d0, w1, w1s, q)
 		b2 := min(s1, s1-q2)
-		b3 := mulShoupLazy64(d1, w2, w2s, q)
+		b3 := MulShoupLazy64(d1, w2, w2s, q)
 		e0, f0 := b0+b2, b0-b2+q2
 		e1, f1 := b1+b3, b1-b3+q2
-		c0 := mulShoupLazy64(e0, ni, nis, q)
-		c1 := mulShoupLazy64(e1, ni, nis, q)
-		c2 := mulShoupLazy64(f0, np, nps, q)
-		c3 := mulShoupLazy64(f1, np, nps, q)
+		c0 := MulShoupLazy64(e0, ni, nis, q)
+		c1 := MulShoupLazy64(e1, ni, nis, q)
+		c2 := MulShoupLazy64(f0, np, nps, q)
+		c3 := MulShoupLazy64(f1, np, nps, q)
 		x0[j], x1[j] = min(c0, c0-qf), min(c1, c1-qf)
 		x2[j], x3[j] = min(c2, c2-qf), min(c3, c3-qf)
 	}

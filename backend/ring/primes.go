@@ -77,35 +77,9 @@ func GenerateNTTPrimes(bitSize, N, count int) ([]uint64, error) {
 	if _, err := checkN(N); err != nil {
 		return nil, fmt.Errorf("generating NTT primes: %w", err)
 	}
-	if bitSize < 2 || bitSize > 62 {
-		return nil, fmt.Errorf("generating NTT primes: bit size %d outside [2, 62]", bitSize)
-	}
-	if count < 0 {
-		return nil, fmt.Errorf("generating NTT primes: negative count %d", count)
-	}
-	m := uint64(2 * N)
-	lo := uint64(1) << uint(bitSize-1)
-	// Largest candidate ≡ 1 mod 2N below 2^bitSize.
-	top := uint64(1) << uint(bitSize)
-	if top <= m {
-		return nil, fmt.Errorf("generating NTT primes: 2^%d too small for 2N = %d", bitSize, m)
-	}
-	c := (top-1)/m*m + 1
-	if c >= top {
-		c -= m
-	}
-	primes := make([]uint64, 0, count)
-	for ; len(primes) < count && c > lo; c -= m {
-		if IsPrime(c) {
-			primes = append(primes, c)
-		}
-		if c < m {
-			break
-		}
-	}
-	if len(primes) < count {
-		return primes, fmt.Errorf("generating NTT primes: only %d %d-bit primes ≡ 1 mod %d, wanted %d",
-			len(primes), bitSize, m, count)
+	primes, err := GeneratePrimes(bitSize, uint64(2*N), count, nil)
+	if err != nil {
+		return primes, fmt.Errorf("generating NTT primes for N = %d: %w", N, err)
 	}
 	return primes, nil
 }
@@ -134,4 +108,114 @@ func PrimitiveRoot(q uint64, N int) (uint64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%w: q = %d, N = %d", ErrNoRoot, q, N)
+}
+
+// RootOfUnity returns a primitive k-th root of unity modulo the prime q for
+// k | q-1: the first x^((q-1)/k), x = 2, 3, ..., whose order is exactly k.
+// The choice is deterministic, so evaluation-form data is portable.
+func RootOfUnity(q, k uint64) (uint64, error) {
+	if k == 0 || (q-1)%k != 0 {
+		return 0, fmt.Errorf("no primitive %d-th root of unity mod %d", k, q)
+	}
+	primes := PrimeFactors(k)
+	for x := uint64(2); x < q; x++ {
+		r := PowMod(x, (q-1)/k, q)
+		ok := r != 0
+		for _, f := range primes {
+			if PowMod(r, k/f, q) == 1 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return r, nil
+		}
+	}
+	return 0, fmt.Errorf("no primitive %d-th root of unity mod %d", k, q)
+}
+
+// PrimeFactors returns the distinct prime factors of k in increasing order
+// (trial division; table construction only).
+func PrimeFactors(k uint64) []uint64 {
+	var fs []uint64
+	for f := uint64(2); f*f <= k; f++ {
+		if k%f == 0 {
+			fs = append(fs, f)
+			for k%f == 0 {
+				k /= f
+			}
+		}
+	}
+	if k > 1 {
+		fs = append(fs, k)
+	}
+	return fs
+}
+
+// InvModPrime returns a^-1 mod the prime q (Fermat; table construction only).
+func InvModPrime(a, q uint64) uint64 { return PowMod(a, q-2, q) }
+
+// MultiplicativeOrder returns the order of a in Z_m^* (gcd(a, m) = 1, m >= 2;
+// table construction only).
+func MultiplicativeOrder(a, m uint64) int {
+	x, k := a%m, 1
+	for x != 1 {
+		x = MulMod64(x, a, m)
+		k++
+	}
+	return k
+}
+
+// SmallestGenerator returns the smallest generator of Z_m^* for the prime m.
+func SmallestGenerator(m uint64) uint64 {
+	fs := PrimeFactors(m - 1)
+	for g := uint64(2); ; g++ {
+		ok := true
+		for _, f := range fs {
+			if PowMod(g, (m-1)/f, m) == 1 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return g
+		}
+	}
+}
+
+// GeneratePrimes returns count primes with exactly bitSize bits (2..62),
+// all ≡ 1 (mod step) and none in exclude (may be nil), the largest first. It
+// is an error if fewer than count exist. GenerateNTTPrimes is the case
+// step = 2N; prime cyclotomics (backend/bgv) use step = m or m·N.
+func GeneratePrimes(bitSize int, step uint64, count int, exclude map[uint64]bool) ([]uint64, error) {
+	if bitSize < 2 || bitSize > 62 {
+		return nil, fmt.Errorf("generating primes: bit size %d outside [2, 62]", bitSize)
+	}
+	if count < 0 || step == 0 {
+		return nil, fmt.Errorf("generating primes: count %d, step %d", count, step)
+	}
+	top := uint64(1) << uint(bitSize)
+	lo := top >> 1
+	if top <= step {
+		return nil, fmt.Errorf("generating primes: no %d-bit primes ≡ 1 mod %d: 2^%d <= %d", bitSize, step, bitSize, step)
+	}
+	// Largest candidate ≡ 1 mod step below 2^bitSize.
+	c := (top-1)/step*step + 1
+	if c >= top {
+		c -= step
+	}
+	primes := make([]uint64, 0, count)
+	for ; len(primes) < count && c > lo; c -= step {
+		if !exclude[c] && IsPrime(c) {
+			primes = append(primes, c)
+		}
+		if c <= step {
+			break
+		}
+	}
+	if len(primes) < count {
+		return primes, fmt.Errorf("generating primes: only %d %d-bit primes ≡ 1 mod %d, wanted %d",
+			len(primes), bitSize, step, count)
+	}
+	return primes, nil
 }
