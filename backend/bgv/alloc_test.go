@@ -118,3 +118,51 @@ func TestEncryptToAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCiphertextRowsOnDemand: a ciphertext from NewCiphertext holds the rows
+// of the first level written to it, grows when a result needs a higher
+// level (keeping correct results), and then moves between levels without
+// allocating.
+func TestCiphertextRowsOnDemand(t *testing.T) {
+	k := newTestKit(t, ToyM257Literal)
+	rng := rand.New(rand.NewPCG(31, 32))
+	xv, yv := randomSlots(rng, k.enc), randomSlots(rng, k.enc)
+	x, y := k.encrypt(t, xv), k.encrypt(t, yv)
+	want := make([]uint64, len(xv))
+	for i := range want {
+		want[i] = xv[i] ^ yv[i]
+	}
+	pt := NewBinaryPoly(k.pr.N())
+	if err := k.enc.Encode(xv, pt); err != nil {
+		t.Fatal(err)
+	}
+	ct := k.pr.NewCiphertext()
+	if err := k.en.EncryptAtLevelTo(pt, 1, ct); err != nil {
+		t.Fatal(err)
+	}
+	if c := cap(ct.Value[0].Rows); c != 2 {
+		t.Fatalf("encrypted at level 1: room for %d rows, want 2", c)
+	}
+	equalSlots(t, "level-1 encryption", k.decrypt(ct), xv)
+	if err := k.ev.Add(x, y, ct, k.sc); err != nil { // top level: grows
+		t.Fatal(err)
+	}
+	if ct.Level() != k.pr.MaxLevel() || cap(ct.Value[1].Rows) != k.pr.MaxLevel()+1 {
+		t.Fatalf("after a top-level result: level %d, room for %d rows", ct.Level(), cap(ct.Value[1].Rows))
+	}
+	equalSlots(t, "sum into the grown ciphertext", k.decrypt(ct), want)
+	low := k.pr.NewCiphertext()
+	copyTo(x, low)
+	if err := k.ev.SwitchToLevel(low, 1, k.sc); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(5, func() {
+		if err := k.ev.Add(x, y, ct, k.sc); err != nil {
+			t.Fatal(err)
+		}
+		copyTo(low, ct)
+	}); a != 0 {
+		t.Errorf("moving a grown ciphertext between levels: %.1f allocations per run, want 0", a)
+	}
+	equalSlots(t, "copy at level 1", k.decrypt(ct), xv)
+}

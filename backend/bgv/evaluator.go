@@ -37,19 +37,40 @@ func NewEvaluator(pr *Params, keys *EvaluationKeySet) *Evaluator {
 // Params returns the evaluator's parameters.
 func (ev *Evaluator) Params() *Params { return ev.params }
 
-// NewCiphertext allocates a zero degree-1 ciphertext at the top level (with
-// zero noise).
+// NewCiphertext returns an empty degree-1 ciphertext (no rows yet, zero
+// noise) for kernels, encryption and decoding to write: its rows are
+// allocated by the first write, for that result's level (see Ciphertext).
 func (pr *Params) NewCiphertext() *Ciphertext {
-	L := pr.MaxLevel()
-	return &Ciphertext{Value: []*Poly{pr.ringQ.NewPoly(L), pr.ringQ.NewPoly(L)}}
+	return &Ciphertext{Value: []*Poly{{}, {}}, n: pr.n}
 }
 
-// setLevel sets the level of a degree-1 ciphertext (within its capacity).
+// setLevel sets the level of a degree-1 ciphertext, growing its rows if it
+// has no room for level t (only ciphertexts from NewCiphertext can grow).
 func setLevel(ct *Ciphertext, t int) {
 	ct.Value = ct.Value[:2]
 	for _, p := range ct.Value {
+		if cap(p.Rows) <= t {
+			p.grow(t+1, ct.n)
+		}
 		p.Rows = p.Rows[:t+1]
 	}
+}
+
+// grow gives p room for rows rows of length n in one backing array,
+// keeping the contents of its current rows.
+func (p *Poly) grow(rows, n int) {
+	if n == 0 {
+		panic(fmt.Sprintf("bgv: internal error: ciphertext with room for %d rows needs %d", cap(p.Rows), rows))
+	}
+	backing := make([]uint64, rows*n)
+	next := make([][]uint64, rows)
+	for i := range next {
+		next[i] = backing[i*n : (i+1)*n : (i+1)*n]
+		if i < len(p.Rows) {
+			copy(next[i], p.Rows[i])
+		}
+	}
+	p.Rows = next[:len(p.Rows)]
 }
 
 // copyTo sets dst to a copy of the degree-1 ciphertext a.

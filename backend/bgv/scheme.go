@@ -109,8 +109,13 @@ type PublicKey struct {
 
 // Ciphertext is (c_0, ..., c_k) in evaluation form at a common level;
 // k = 1 after encryption and every Evaluator kernel, 2 after TensorNew.
-// Every Poly is allocated with room for the top level, so that kernels can
-// move a ciphertext between levels without allocating.
+// A ciphertext made by Params.NewCiphertext gets its rows when a kernel
+// first writes it, for that result's level, and grows (once per increase)
+// when a later result needs a higher level; kernels then move it down and
+// back up to that level without allocating. Levels only fall during a
+// circuit, so most values never hold the rows of the primes above their
+// level (at m = 65537 a top-level ciphertext is 23 MB, one at level 4 is
+// 5.2 MB).
 //
 // It carries an estimate of its noise (GHS 3.3, see noise.go);
 // Params.NoiseBound turns it into a bound on the largest coefficient that
@@ -118,6 +123,9 @@ type PublicKey struct {
 type Ciphertext struct {
 	Value []*Poly
 	Noise NoiseEstimate
+	// n is the row length of rows allocated on demand by setLevel; 0 for
+	// ciphertexts built from existing Polys, which cannot grow.
+	n int
 }
 
 // Level returns the ciphertext's level.
@@ -186,9 +194,10 @@ func setPlain(r *Ring, pt BinaryPoly, out *Poly, coeffs []int64, scratch []uint6
 }
 
 // Encryptor encrypts plaintexts of A_2 at the top level, with a public key
-// or (smaller noise) a secret key. It owns its working buffers (about three
-// top-level polynomials), so EncryptTo allocates nothing; like its Sampler,
-// an Encryptor serves one goroutine at a time.
+// or (smaller noise) a secret key. It owns its working buffers (up to three
+// polynomials at the highest level it encrypted at), so EncryptTo allocates
+// nothing after its first call; like its Sampler, an Encryptor serves one
+// goroutine at a time.
 type Encryptor struct {
 	params  *Params
 	pk      *PublicKey
@@ -197,7 +206,7 @@ type Encryptor struct {
 
 	coeffs   []int64  // φ(m) small coefficients (plaintext, errors, u)
 	tr       []uint64 // transform scratch
-	mu, e, u *Poly    // top-level buffers
+	mu, e, u *Poly    // buffers up to the highest level encrypted so far
 	muL, eL  Poly     // their restrictions to the level being encrypted
 	uL       Poly
 }
@@ -213,15 +222,17 @@ func NewSymmetricEncryptor(pr *Params, sk *SecretKey, sampler *Sampler) *Encrypt
 }
 
 // buffers allocates the working buffers on first use (an Encryptor that is
-// built but never used costs nothing).
-func (en *Encryptor) buffers() {
-	if en.tr != nil {
+// built but never used costs nothing), with rows up to level L; a later
+// call at a higher level reallocates them once.
+func (en *Encryptor) buffers(L int) {
+	r := en.params.ringQ
+	if en.tr == nil {
+		en.coeffs = make([]int64, r.n)
+		en.tr = r.NewScratch()
+	}
+	if en.mu != nil && len(en.mu.Rows) > L {
 		return
 	}
-	r := en.params.ringQ
-	L := r.MaxLevel()
-	en.coeffs = make([]int64, r.n)
-	en.tr = r.NewScratch()
 	en.mu, en.e = r.NewPoly(L), r.NewPoly(L)
 	if en.sk == nil {
 		en.u = r.NewPoly(L)
@@ -249,7 +260,7 @@ func (en *Encryptor) EncryptTo(pt BinaryPoly, ct *Ciphertext) {
 // random draws come in the same order as always, so seeded runs reproduce
 // earlier ciphertexts.
 func (en *Encryptor) encryptTo(pt BinaryPoly, L int, ct *Ciphertext) {
-	en.buffers()
+	en.buffers(L)
 	r := en.params.ringQ
 	setLevel(ct, L)
 	c0, c1 := ct.Value[0], ct.Value[1]
