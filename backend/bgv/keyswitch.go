@@ -54,7 +54,7 @@ import (
 //   - phase-1 chain: 41 primes of 20-42 bits (direct primes start at 37
 //     bits at m = 65537), P = 3×59 bits, 10 digits: ~529 transforms per
 //     switch at the top, keys of 10·2·44 rows (461 MB); measured Mul 2.4 s.
-//   - two-auxiliary mode (Transform): 41 primes of 28 bits, P = 10×58,
+//   - two-auxiliary mode (ring.RaderNTT): 41 primes of 28 bits, P = 10×58,
 //     3 digits, depth 40, but every level-prime transform doubles: ~455
 //     transform-equivalents.
 //   - few large primes (M65537Literal): dynamic noise management lets a

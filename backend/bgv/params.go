@@ -231,7 +231,7 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 
 // primes returns the explicit primes (checked) or generates them from bit
 // sizes: a size small enough for the auxiliary NTT prime takes primes ≡ 1
-// (mod m), a larger one primes ≡ 1 (mod m·N) (direct mode, see Transform).
+// (mod m), a larger one primes ≡ 1 (mod m·N) (direct mode, see ring.RaderNTT).
 func (pr *Params) primes(explicit []uint64, logs []int, used map[uint64]bool) ([]uint64, error) {
 	if len(explicit) > 0 {
 		for _, v := range explicit {

@@ -361,7 +361,7 @@ func (de *Decryptor) DecryptTo(ct *Ciphertext, out BinaryPoly, sc *Scratch) {
 		r.Mul(acc, de.sk.S, acc)
 		r.Add(acc, ct.Value[i], acc)
 	}
-	// Coefficients in Rader order (rader.go): the division below works
+	// Coefficients in Rader order (ring.RaderNTT): the division below works
 	// coefficient by coefficient, and the bits are scattered at the end.
 	for i := 0; i <= t; i++ {
 		r.transforms[i].InverseRaderOrder(acc.Rows[i], sc.coeff[i], sc.tr)

@@ -359,8 +359,8 @@ func (pr *Params) DecodeCiphertext(data []byte) (*Ciphertext, error) {
 	return ct, nil
 }
 
-// CopyCiphertext returns a copy of the degree-1 ciphertext ct with room for
-// the top level (so that it can be switched down without touching ct).
+// CopyCiphertext returns a copy of the degree-1 ciphertext ct (so that it
+// can be switched down without touching ct), with rows for ct's level.
 func (pr *Params) CopyCiphertext(ct *Ciphertext) *Ciphertext {
 	out := pr.NewCiphertext()
 	copyTo(ct, out)

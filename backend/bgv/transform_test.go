@@ -161,34 +161,6 @@ func TestTransformRoundTrip(t *testing.T) {
 	}
 }
 
-// TestTransformEvaluates checks the definition directly on small m:
-// Forward(a)[s] = a(ζ^(g^s)).
-func TestTransformEvaluates(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal, toyM17TwoAux, toyM257TwoAux} {
-		pr := testParams(t, lit)
-		for _, tr := range testTransforms(t, pr) {
-			q := tr.Prime()
-			a := randomRow(rng, pr.N(), q)
-			b := make([]uint64, pr.N())
-			tr.Forward(a, b, make([]uint64, tr.ScratchLen()))
-			e := uint64(1)
-			for s := range b {
-				x := ring.PowMod(tr.Zeta(), e, q)
-				v, xp := uint64(0), uint64(1)
-				for _, c := range a {
-					v = ring.AddMod64(v, ring.MulMod64(c, xp, q), q)
-					xp = ring.MulMod64(xp, x, q)
-				}
-				if v != b[s] {
-					t.Fatalf("m=%d p=%d: slot %d = %d, want a(ζ^%d) = %d", pr.M(), q, s, b[s], e, v)
-				}
-				e = e * pr.Generator() % uint64(pr.M())
-			}
-		}
-	}
-}
-
 // TestRingMulSchoolbook: the slot-wise product in double-CRT equals the
 // schoolbook product modulo Φ_m and each prime.
 func TestRingMulSchoolbook(t *testing.T) {
