@@ -19,6 +19,9 @@ import (
 // area recovery; the cover emits it as one PARITY node (and a free NOT).
 // AES's linear layers (MixColumns, AddRoundKey, the S-box's linear parts)
 // are wide XOR cones feeding AND gates: each cone becomes one bootstrap.
+// Priority cuts alone keep stopping at shared XORs, so the mapper first
+// linearises the cones (linearize, below); LUTMap maps that circuit and the
+// plain one and keeps the cheaper cover.
 
 // ParityTarget is implemented by targets that evaluate the parity of up to
 // MaxParityInputs bits in one bootstrap (one ir.OpParity node).
