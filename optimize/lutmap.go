@@ -368,9 +368,16 @@ func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 	case c.native:
 		c.cost, c.feasible = int8(m.nativeCost(nd.Op)), true
 	}
+	m.score(&c, c.leafSlice())
+	*cand = append(*cand, c)
+}
+
+// score sets c's area flow (its cost plus each leaf's best flow shared over
+// the leaf's estimated references) and depth in bootstraps, from its leaves.
+func (m *mapper) score(c *cut, leaves []ir.NodeID) {
 	flow := float64(c.cost)
 	depth := int32(0)
-	for _, l := range c.leafSlice() {
+	for _, l := range leaves {
 		if b := m.best[l]; b >= 0 {
 			lc := &m.cuts[l][b]
 			flow += lc.flow / m.refs[l]
@@ -379,7 +386,6 @@ func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 	}
 	c.flow = flow
 	c.depth = depth + int32(c.cost)
-	*cand = append(*cand, c)
 }
 
 func indexOf(xs []ir.NodeID, x ir.NodeID) int {

@@ -159,17 +159,7 @@ func (m *mapper) finishParity(leaves []ir.NodeID, inv bool) cut {
 		}
 		c.table = maskTable(t, int(c.n))
 	}
-	flow := float64(c.cost)
-	depth := int32(0)
-	for _, l := range leaves {
-		if b := m.best[l]; b >= 0 {
-			lc := &m.cuts[l][b]
-			flow += lc.flow / m.refs[l]
-			depth = max(depth, lc.depth)
-		}
-	}
-	c.flow = flow
-	c.depth = depth + int32(c.cost)
+	m.score(&c, leaves)
 	return c
 }
 
