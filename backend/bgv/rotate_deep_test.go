@@ -12,16 +12,16 @@ import (
 // values in all 2048 slots at m = 65537 (TestRotateSlots covers m = 17 and
 // 257; at m = 65537, as there, gcd(d, ℓ) != 1, so the wrapped slots need
 // the Frobenius compensation and the mask). Fresh ciphertexts at the top
-// level by 1, -1 and 700 slots, and by 1 halfway down; the noise estimate
-// must bound the measured noise. It takes about 15 s and ~1.4 GB (the
-// encoder and six automorphism keys), so it runs only with HCC_BGV_DEEP=1:
+// level by 1, -1 and 700 slots, by 1 halfway down, and a product of two
+// ciphertexts by 1; the noise estimate must bound the measured noise. It takes about 10 s and ~1.5 GB (the
+// encoder, the relinearization key and six automorphism keys), so it runs only with HCC_BGV_DEEP=1:
 //
 //	HCC_BGV_DEEP=1 go test ./backend/bgv -run TestRotateSlotsM65537 -v -timeout 30m
 //
 // Result of one run: see docs/bgv-noise.md ("Exact slot rotation at m = 65537").
 func TestRotateSlotsM65537(t *testing.T) {
 	if os.Getenv("HCC_BGV_DEEP") != "1" {
-		t.Skip("set HCC_BGV_DEEP=1 to decrypt-check RotateSlots at M65537 (~15 s, ~1.4 GB)")
+		t.Skip("set HCC_BGV_DEEP=1 to decrypt-check RotateSlots at M65537 (~10 s, ~1.5 GB)")
 	}
 	t0 := time.Now()
 	pr, enc := testEncoder(t, M65537Literal)
@@ -29,7 +29,7 @@ func TestRotateSlotsM65537(t *testing.T) {
 	smp := NewSamplerFromSeed([32]byte{43})
 	kg := NewKeyGenerator(pr, smp)
 	sk := kg.GenSecretKey()
-	ek := NewEvaluationKeySet(nil)
+	ek := NewEvaluationKeySet(kg.GenRelinKey(sk))
 	if err := kg.AddAutoKeys(sk, ek, pr.SlotRotationElements(ks...)); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRotateSlotsM65537(t *testing.T) {
 	}
 	got := make([]uint64, l)
 	out := pr.NewCiphertext()
-	check := func(what string, r int) {
+	check := func(what string, x []uint64, r int) {
 		t.Helper()
 		enc.Decode(de.Decrypt(out), got)
 		for j := range got {
@@ -84,7 +84,28 @@ func TestRotateSlotsM65537(t *testing.T) {
 				t.Fatal(err)
 			}
 			what := fmt.Sprintf("rotate %d (%.2f s)", r, time.Since(t1).Seconds())
-			check(what, r)
+			check(what, x, r)
 		}
 	}
+	// After a product (lower level, product noise): GF(2^32) products of
+	// random values, rotated by 1.
+	y := randomSlots(rng, enc)
+	cx, cy := en.Encrypt(pt), pr.NewCiphertext()
+	if err := enc.Encode(y, pt); err != nil {
+		t.Fatal(err)
+	}
+	en.EncryptTo(pt, cy)
+	prod := pr.NewCiphertext()
+	if err := ev.Mul(cx, cy, prod, sc); err != nil {
+		t.Fatal(err)
+	}
+	xy := make([]uint64, l)
+	for j := range xy {
+		xy[j] = enc.Field().Mul(x[j], y[j])
+	}
+	t1 := time.Now()
+	if err := ev.RotateSlots(prod, 1, out, sc); err != nil {
+		t.Fatal(err)
+	}
+	check(fmt.Sprintf("product, rotate 1 (%.2f s)", time.Since(t1).Seconds()), xy, 1)
 }
