@@ -13,8 +13,9 @@ import (
 // 257; at m = 65537, as there, gcd(d, ℓ) != 1, so the wrapped slots need
 // the Frobenius compensation and the mask). Fresh ciphertexts at the top
 // level by 1, -1 and 700 slots, by 1 halfway down, and a product of two
-// ciphertexts by 1; the noise estimate must bound the measured noise. It takes about 10 s and ~1.5 GB (the
-// encoder, the relinearization key and six automorphism keys), so it runs only with HCC_BGV_DEEP=1:
+// ciphertexts by 1; the noise estimate must bound the measured noise. It
+// takes about 10 s and ~1.5 GB (the encoder, the relinearization key and
+// six automorphism keys), so it runs only with HCC_BGV_DEEP=1:
 //
 //	HCC_BGV_DEEP=1 go test ./backend/bgv -run TestRotateSlotsM65537 -v -timeout 30m
 //
