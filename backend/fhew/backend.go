@@ -15,15 +15,27 @@ import (
 // otherwise: a multi-input function is offered to the optimizer only if
 // one evaluation decrypts wrongly with probability at most 2^-40. A LUT's
 // noise grows with Σ w_i² (relative to its margin, parity.go), so on sets
-// with little noise margin (STD128_T: MAJ5 on 1,1,1,1,1 at 2^-47 passes,
-// PARITY of 8 at 2^-37 does not) only the cheap-weight functions pass, while
-// the low-failure sets keep every k <= 6 function and parities of up to 64
-// inputs (2^-48 at 64 on STD128_LOWFAIL_T; 2^-90 at 32). The bound is per
-// bootstrap: a mapped aes_128 on STD128_LOWFAIL_T (14649 bootstraps, most
-// of them wide parities) is predicted to fail once in 2^41 blocks
-// (CircuitFailure; 2^-101 before parity mapping). Native gates are always
-// evaluated, whatever their failure probability: they are the circuit.
+// with little noise margin (STD128_T: MAJ5 on 1,1,1,1,1 at 2^-47 passes)
+// only the cheap-weight functions pass, while the low-failure sets keep
+// every k <= 6 function. The bound is per bootstrap and LUTs are a small
+// part of a mapped circuit; PARITY nodes, which can be most of it, have a
+// tighter default bound of their own (DefaultParityFailureLog2). Native
+// gates are always evaluated, whatever their failure probability: they are
+// the circuit.
 const DefaultLUTFailureLog2 = -40
+
+// DefaultParityFailureLog2 is the per-bootstrap failure bound that sets the
+// PARITY width (LUTTarget.MaxParityInputs) unless WithParityFailure says
+// otherwise; NewLUTTarget uses the tighter of it and its own bound. Wide
+// parities are both the noisiest bootstraps and most of a mapped circuit:
+// under the LUT bound 2^-40, aes_128 on STD128_LOWFAIL_T maps to 14649
+// bootstraps with parities of up to K = 64 inputs (2^-48 each), predicted
+// to fail once in 2^41 blocks (CircuitFailure; 2^-101 before parity
+// mapping). At 2^-80, K = 36 and aes_128 takes 15750 bootstraps (still
+// below issue 4's 17288) at 2^-72 per block: reliability is the default,
+// and a caller that wants the last 7% of bootstraps asks for it. On
+// STD128_T it leaves parities of 3 inputs (7 at 2^-40).
+const DefaultParityFailureLog2 = -80
 
 // LUTTarget answers which k-input functions one bootstrap evaluates within a
 // failure bound (optimize.LUTTarget, backend.LUTCapability) and what each
@@ -32,14 +44,16 @@ type LUTTarget struct {
 	p       Params
 	maxFail float64 // log2 of the largest accepted failure probability
 	maxK    int
-	maxPar  int // widest PARITY within maxFail
+	maxPar  int     // widest PARITY within parFail
+	parFail float64 // log2 of the PARITY failure bound
 }
 
 // NewLUTTarget returns the LUT capability of p for functions whose predicted
-// failure probability (GateFailureLog2 of their weights) is at most
-// 2^maxFailureLog2.
+// failure probability (SumFailureLog2 of their weights) is at most
+// 2^maxFailureLog2, and PARITY nodes within the tighter of that bound and
+// DefaultParityFailureLog2 (WithParityFailure overrides it).
 func NewLUTTarget(p Params, maxFailureLog2 float64) LUTTarget {
-	t := LUTTarget{p: p, maxFail: maxFailureLog2, maxPar: p.MaxParityInputs(maxFailureLog2)}
+	t := LUTTarget{p: p, maxFail: maxFailureLog2}.WithParityFailure(min(maxFailureLog2, DefaultParityFailureLog2))
 	// The cheapest way for a k-input function to depend on all its inputs is
 	// weight 1 on each (norm k), and a symmetric h(Σ x_i mod P) that is not
 	// constant does depend on all of them; so the widest useful k is the
@@ -64,14 +78,19 @@ func (t LUTTarget) Params() Params { return t.p }
 func (t LUTTarget) MaxLUTInputs() int { return t.maxK }
 
 // WithParityFailure returns t with the PARITY width chosen for a failure
-// bound of its own (LUTs keep t's): wide parities dominate a mapped AES's
-// failure, so a caller may trade bootstraps for reliability, e.g. -80 gives
-// K = 36 on STD128_LOWFAIL_T (aes_128: 15750 bootstraps, 2^-72 per
-// block) where the default -40 gives K = 64 (14649, 2^-41).
+// bound of its own, which may be looser or tighter than t's LUT bound (LUTs
+// keep t's): wide parities dominate a mapped AES's failure, so a caller
+// trades bootstraps for reliability here. On STD128_LOWFAIL_T, -40 gives
+// K = 64 (aes_128: 14649 bootstraps, 2^-41 per block) and the default -80
+// (DefaultParityFailureLog2) K = 36 (15750, 2^-72).
 func (t LUTTarget) WithParityFailure(maxFailureLog2 float64) LUTTarget {
 	t.maxPar = t.p.MaxParityInputs(maxFailureLog2)
+	t.parFail = maxFailureLog2
 	return t
 }
+
+// ParityFailureLog2 is the bound MaxParityInputs was chosen for.
+func (t LUTTarget) ParityFailureLog2() float64 { return t.parFail }
 
 // MaxParityInputs is the widest ir.OpParity node the Backend evaluates in
 // one bootstrap within the bound (Params.MaxParityInputs); the optimizer
@@ -246,7 +265,7 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 	case ir.OpParity:
 		if len(x) > w.lut.maxPar {
 			return fmt.Errorf("fhew: PARITY of %d inputs exceeds %d, the widest within 2^%.0f failure on %s",
-				len(x), w.lut.maxPar, w.lut.maxFail, ev.params.Name())
+				len(x), w.lut.maxPar, w.lut.parFail, ev.params.Name())
 		}
 		if err := ev.EvalParity(x, o, sc); err != nil {
 			return err

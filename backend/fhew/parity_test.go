@@ -85,8 +85,17 @@ func TestParityFailureModel(t *testing.T) {
 	}
 	t.Logf("STD128_LOWFAIL_T: XOR 2^%.1f, AND 2^%.1f, parity 16: 2^%.1f, 64: 2^%.1f, K = %d",
 		xor, and, p.ParityFailureLog2(16), p.ParityFailureLog2(64), K)
-	if got := NewLUTTarget(p, DefaultLUTFailureLog2).WithParityFailure(-80).MaxParityInputs(); got != p.MaxParityInputs(-80) || got >= K {
-		t.Errorf("WithParityFailure(-80): K = %d (default %d)", got, K)
+	// The target's PARITY width follows the tighter parity bound by
+	// default, and WithParityFailure overrides it either way.
+	target := NewLUTTarget(p, DefaultLUTFailureLog2)
+	if got, want := target.MaxParityInputs(), p.MaxParityInputs(DefaultParityFailureLog2); got != want || got >= K || got < 16 {
+		t.Errorf("default target: K = %d, want %d (< %d at the LUT bound)", got, want, K)
+	}
+	if got := target.WithParityFailure(DefaultLUTFailureLog2).MaxParityInputs(); got != K {
+		t.Errorf("WithParityFailure(%d): K = %d, want %d", DefaultLUTFailureLog2, got, K)
+	}
+	if got := NewLUTTarget(p, -100).MaxParityInputs(); got != p.MaxParityInputs(-100) {
+		t.Errorf("NewLUTTarget(-100): K = %d, want %d (its own bound is the tighter)", got, p.MaxParityInputs(-100))
 	}
 	std, _ := NewParams(STD128_T)
 	if k := std.MaxParityInputs(DefaultLUTFailureLog2); k < 6 || k > 8 {
