@@ -54,6 +54,19 @@
 // (radix-4) and, when (2·log2(N)+4)·Q <= 2^32 (27-bit Q with N <= 2048),
 // skips Harvey's reduction of the upper butterfly input in Forward.
 //
+// # Prime cyclotomics (BGV)
+//
+// For Z_p[X]/Φ_m(X) with m an odd prime, the evaluation domain is the m - 1
+// primitive m-th roots of unity. RaderPlan/RaderNTT compute that transform
+// as a cyclic convolution of length m - 1 (Rader), carried out by
+// CyclicNTT64 (directly when m - 1 is a power of two, as for m = 65537, or
+// padded to a power of two through one or two auxiliary primes otherwise).
+// CyclicNTT64 and the permutations around it have AVX-512F/DQ kernels
+// (8 lanes of uint64, the Shoup high word estimated from VPMULUDQ products)
+// with the same pure-Go fallback rule as above. GeneratePrimes,
+// PrimeFactors, SmallestGenerator and MultiplicativeOrder are the number
+// theory the BGV parameters need.
+//
 // # Hot loops
 //
 // Kernels write into a caller-given output (output argument last), take no
