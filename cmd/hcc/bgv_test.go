@@ -247,7 +247,7 @@ func TestBGVKeyMismatch(t *testing.T) {
 	if want := `ToyM17.secret: bgv: bad encoding: key is not for parameter set "ToyM257" (name, m, digits or primes differ)`; err == nil || err.Error() != want {
 		t.Errorf("ToyM17 key under a ToyM257 header: %v, want %s", err, want)
 	}
-	_, _, err = loadEvalKey(filepath.Join(dir, "ToyM257.eval"))
+	_, _, err = loadEvalKey(filepath.Join(dir, "ToyM257.eval"), &workflowFlags{parityFailure: -80})
 	if want := "ToyM257.eval: bgv: bad encoding: checksum mismatch (corrupted or truncated)"; err == nil || err.Error() != want {
 		t.Errorf("damaged, re-sealed evaluation key: %v, want %s", err, want)
 	}

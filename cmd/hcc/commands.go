@@ -37,7 +37,8 @@ func compileCommand() *command {
 			fs.StringVar(&f.backend, "backend", "", "optimise for `backend` fhew (LUT mapping against --params); empty: no passes")
 			fs.StringVar(&f.params, "params", defaultParams, "parameter `set` whose LUT capability the mapper targets ("+fmt.Sprint(fhew.Names())+")")
 			fs.BoolVar(&f.insecure, "insecure", false, "allow the insecure Toy parameter sets")
-			fs.BoolVar(&f.verbose, "v", false, "report bootstraps, bootstrap depth and critical path after every pass")
+			f.parityFailureFlag(fs)
+			fs.BoolVar(&f.verbose, "v", false, "report bootstraps, bootstrap depth and critical path after every pass, and the predicted failure")
 		},
 	}
 }
@@ -52,7 +53,10 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		if err != nil {
 			return err
 		}
-		target := fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2)
+		target, err := f.fhewTarget(p)
+		if err != nil {
+			return err
+		}
 		var observe func(string, *ir.Circuit)
 		if f.verbose {
 			fmt.Fprintf(e.stdout, "%-12s %s\n", "input", passSummary(c, target))
@@ -62,6 +66,9 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		}
 		if c, err = compileFHEW(c, target, observe); err != nil {
 			return err
+		}
+		if f.verbose {
+			fmt.Fprintf(e.stdout, "%s on %s (PARITY up to %d inputs)\n", predictedFailure(p, c), p.Name(), target.MaxParityInputs())
 		}
 	}
 	fmt.Fprint(e.stdout, c.Stats())
@@ -78,8 +85,8 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 func passSummary(c *ir.Circuit, target fhew.LUTTarget) string {
 	cost := func(n *ir.Node) int { return target.GateBootstraps(n.Op) }
 	st := c.Stats()
-	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs), bootstrap depth %d, critical path %d nodes",
-		st.Nodes, target.CircuitBootstraps(c), st.Count[ir.OpLUT], st.BootstrapDepth, len(ir.CriticalPath(c, cost)))
+	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, critical path %d nodes",
+		st.Nodes, target.CircuitBootstraps(c), st.Count[ir.OpLUT], st.Count[ir.OpParity], st.BootstrapDepth, len(ir.CriticalPath(c, cost)))
 }
 
 func runSim(e *cmdEnv) error {

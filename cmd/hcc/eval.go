@@ -17,7 +17,8 @@ import (
 )
 
 // maxLUTInputs bounds the LUT mapper's cuts. The target still decides which
-// functions are allowed (fhew.LUTTarget: within 2^-40 failure), so on
+// functions are allowed (fhew.LUTTarget: LUTs within 2^-40 failure, PARITY
+// nodes within --parity-failure), so on
 // STD128_T wide cuts survive only as cheap parities. Six inputs cost mapping
 // time (aes_128: about 6 s instead of 1.5 s at 4) and save bootstraps (20012
 // instead of 21809 at STD128_LOWFAIL_T), a good trade for any circuit whose
@@ -33,6 +34,7 @@ func evalCommand() *command {
 			circuitFlags(fs, e)
 			fs.StringVar(&w.evalKey, "eval-key", "", "evaluation key `FILE` (DIR/eval.key from hcc keygen)")
 			threadsFlag(fs, w)
+			w.parityFailureFlag(fs)
 			outFlag(fs, e, "write the encrypted outputs to `FILE` (e.g. out.ct)")
 		},
 	}
@@ -46,7 +48,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if e.out == "" {
 		return fmt.Errorf("missing -o FILE for the encrypted outputs")
 	}
-	be, kf, err := loadEvalKey(w.evalKey)
+	be, kf, err := loadEvalKey(w.evalKey, w)
 	if err != nil {
 		return err
 	}
@@ -120,9 +122,25 @@ func compileFHEWReport(e *cmdEnv, c *ir.Circuit, be *fhew.Backend) (*ir.Circuit,
 	}
 	target := be.LUTTarget()
 	before, after := target.CircuitBootstraps(c), target.CircuitBootstraps(d)
-	fmt.Fprintf(e.stderr, "compiled %s in %v: %d -> %d bootstraps (%d LUTs), bootstrap depth %d\n",
-		c.Name, time.Since(t0).Round(time.Millisecond), before, after, d.Stats().Count[ir.OpLUT], d.Stats().BootstrapDepth)
+	st := d.Stats()
+	fmt.Fprintf(e.stderr, "compiled %s in %v: %d -> %d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, %s\n",
+		c.Name, time.Since(t0).Round(time.Millisecond), before, after, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.BootstrapDepth,
+		predictedFailure(target.Params(), d))
 	return d, nil
+}
+
+// predictedFailure describes the noise model's failure probability of one
+// run of d (fhew.Params.CircuitFailure: a union bound over its bootstraps),
+// the number a user weighs against --parity-failure.
+func predictedFailure(p fhew.Params, d *ir.Circuit) string {
+	cf, err := p.CircuitFailure(d)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("predicted failure unknown (%v)", err)
+	case cf.Bootstraps == 0:
+		return "no bootstraps, no failure"
+	}
+	return fmt.Sprintf("predicted failure 2^%.1f per run", cf.Log2Failure)
 }
 
 // runFHEW runs the compiled circuit d on the encrypted inputs, reporting

@@ -36,6 +36,27 @@ type workflowFlags struct {
 	threads  int
 	check    bool
 	batch    string // --batch FILE (bgv): one input set per line and slot
+	// parityFailure is --parity-failure: log2 of the per-bootstrap failure
+	// bound that sets FHEW's PARITY width (fhewTarget).
+	parityFailure float64
+}
+
+// parityFailureFlag registers --parity-failure (compile, eval and run for
+// fhew; keygen does not map circuits).
+func (w *workflowFlags) parityFailureFlag(fs *flag.FlagSet) {
+	fs.Float64Var(&w.parityFailure, "parity-failure", fhew.DefaultParityFailureLog2,
+		"fhew: PARITY nodes are as wide as a predicted failure of at most 2^`LOG2` per bootstrap allows (LUTs keep 2^-40); "+
+			"higher saves bootstraps, lower is safer. eval must get the value run or compile got to map the same way")
+}
+
+// fhewTarget is the LUT capability compile, eval and run map to for p. They
+// must agree: a ciphertext file names the source circuit, and eval re-derives
+// the mapping from it and these flags alone.
+func (w *workflowFlags) fhewTarget(p fhew.Params) (fhew.LUTTarget, error) {
+	if !(w.parityFailure < 0) {
+		return fhew.LUTTarget{}, fmt.Errorf("--parity-failure %v: want log2 of a probability, below 0", w.parityFailure)
+	}
+	return fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2).WithParityFailure(w.parityFailure), nil
 }
 
 func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
@@ -301,8 +322,8 @@ func loadSecretKey(path string) (clientKey, *keyFile, error) {
 }
 
 // loadEvalKey reads an evaluation key file (--eval-key) of any backend and
-// builds its evaluator.
-func loadEvalKey(path string) (serverKey, *keyFile, error) {
+// builds its evaluator; an FHEW backend maps to w.fhewTarget.
+func loadEvalKey(path string, w *workflowFlags) (serverKey, *keyFile, error) {
 	if path == "" {
 		return nil, nil, fmt.Errorf("missing --eval-key DIR/eval.key")
 	}
@@ -328,7 +349,11 @@ func loadEvalKey(path string) (serverKey, *keyFile, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return fhewServer{fhewCodec{p}, fhew.NewBackend(ev)}, kf, nil
+		target, err := w.fhewTarget(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fhewServer{fhewCodec{p}, fhew.NewBackendWithTarget(ev, target)}, kf, nil
 	case "bgv":
 		s, err := readBGVEvalKey(kf)
 		if err != nil {

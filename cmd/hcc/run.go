@@ -21,6 +21,7 @@ func runCommand() *command {
 			fs.Var(&e.ins, "in", "input `name=value[,value...]` (repeat for each input; decimal, 0x hex, 0b binary)")
 			w.backendFlags(fs)
 			threadsFlag(fs, w)
+			w.parityFailureFlag(fs)
 			fs.BoolVar(&w.check, "check", false, "compare the decrypted outputs with the plaintext simulator and fail on a mismatch")
 			batchFlag(fs, w)
 		},
@@ -50,6 +51,10 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
+	target, err := w.fhewTarget(p)
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
 	sk, ek, err := newFHEWKeys(p)
 	if err != nil {
@@ -64,7 +69,7 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "keygen %s (%s backend) in %v\n", p.Name(), w.backend, time.Since(t0).Round(time.Millisecond))
-	outs, err := evalEncrypted(e, w, c, fhew.NewBackend(ev), enc.EncryptBits(bits))
+	outs, err := evalEncrypted(e, w, c, fhew.NewBackendWithTarget(ev, target), enc.EncryptBits(bits))
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,10 @@ func TestWorkflowGolden(t *testing.T) {
 	step("decrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "TMP/out.ct")
 	step("run", "testdata/small.hdl", "-circuit", "mix", "--in", "x=-100", "--in", "y=0x9c", "--in", "v=3,15",
 		"--params", "ToySigned", "--insecure", "--threads", "2", "--check")
+	step("encrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=0xfedcba987655", "-o", "TMP/x.ct")
+	step("eval", "--eval-key", "TMP/keys/eval.key", "testdata/xor48.hir", "TMP/x.ct", "-o", "TMP/xout.ct", "--parity-failure", "-40")
+	step("decrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "TMP/xout.ct")
+	step("run", "testdata/xor48.hir", "--in", "x=0xfedcba987655", "--params", "ToySigned", "--insecure", "--parity-failure", "-40", "--check")
 	checkGolden(t, "fhew_workflow", flow.String())
 	if !strings.Contains(flow.String(), "out0 = 81985529216486894 (0x0123456789abcdee)") {
 		t.Errorf("decrypted sum missing:\n%s", flow.String())
@@ -176,5 +180,48 @@ func TestCompareOutputs(t *testing.T) {
 	want := "check FAILED: encrypted result differs from the plaintext simulator in 1 output element(s): y[1] = -2 (0xe), the plaintext simulator says 3 (0x3)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestEvalMapsLikeRun checks that eval (the backend built from an evaluation
+// key file) and run/compile (fhewTarget from the flags) map a circuit to
+// the same circuit for the same --parity-failure, and that the flag
+// matters: eval re-derives the mapping from the source circuit alone.
+func TestEvalMapsLikeRun(t *testing.T) {
+	dir := t.TempDir()
+	if got := runWorkflow(t, dir, "keygen", "--params", "ToySigned", "--insecure", "-o", "TMP/keys"); !strings.HasPrefix(got, "exit 0") {
+		t.Fatalf("keygen: %s", got)
+	}
+	c, err := ir.ReadFile("testdata/xor48.hir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parities := map[float64]int{}
+	for _, pf := range []float64{-40, -80} {
+		w := &workflowFlags{parityFailure: pf}
+		s, _, err := loadEvalKey(filepath.Join(dir, "keys", "eval.key"), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		be := s.(fhewServer).be
+		target, err := w.fhewTarget(be.LUTTarget().Params())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromKey, err := compileFHEW(c, be.LUTTarget(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromFlags, err := compileFHEW(c, target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if circuitHash(fromKey) != circuitHash(fromFlags) {
+			t.Errorf("--parity-failure %v: eval and run map xor48 differently", pf)
+		}
+		parities[pf] = fromKey.Stats().Count[ir.OpParity]
+	}
+	if parities[-40] != 1 || parities[-80] != 2 {
+		t.Errorf("PARITY nodes at -40, -80: %v, want 1 and 2 (K = 64 and 40 on ToySigned)", parities)
 	}
 }
