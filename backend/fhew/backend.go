@@ -122,7 +122,7 @@ func (t LUTTarget) plan(table uint64, k int) (lutPlan, bool) {
 func (t LUTTarget) GateBootstraps(op ir.Op) int {
 	switch op {
 	case ir.OpMux:
-		if findLUTEntry(t.p.slots, muxTable, 3).ok {
+		if findPlan(t.p.slots, muxTable, 3).ok {
 			return 1
 		}
 		return 2
@@ -155,9 +155,8 @@ const muxTable = 0b11011000
 // evaluates NOT for free, the two-input gates, MUX, and the LUT and PARITY
 // nodes that its LUTTarget accepts. Immutable and shared by all workers.
 type Backend struct {
-	ev    *Evaluator
-	lut   LUTTarget
-	gates [numGates]lutPlan // the two-input gates as the workers evaluate them
+	ev  *Evaluator
+	lut LUTTarget
 }
 
 // NewBackend wraps ev with the LUT capability NewLUTTarget(ev.Params(),
@@ -169,11 +168,7 @@ func NewBackend(ev *Evaluator) *Backend {
 // NewBackendWithTarget wraps ev with a given LUT capability (it must be for
 // ev's parameter set).
 func NewBackendWithTarget(ev *Evaluator, t LUTTarget) *Backend {
-	b := &Backend{ev: ev, lut: t}
-	for g := range b.gates {
-		b.gates[g] = *gatePlan(ev.params, g)
-	}
-	return b
+	return &Backend{ev: ev, lut: t}
 }
 
 // Evaluator returns the wrapped gate evaluator.
@@ -196,16 +191,15 @@ func (b *Backend) Capabilities() backend.Capabilities {
 // temporary ciphertext (MUX at P = 4).
 func (b *Backend) NewWorker() backend.Worker {
 	p := b.ev.params
-	return &worker{ev: b.ev, lut: b.lut, gates: &b.gates, sc: NewScratch(p), tmp: NewCiphertext(p)}
+	return &worker{ev: b.ev, lut: b.lut, sc: NewScratch(p), tmp: NewCiphertext(p)}
 }
 
 type worker struct {
-	ev    *Evaluator
-	lut   LUTTarget
-	gates *[numGates]lutPlan
-	sc    *Scratch
-	tmp   *Ciphertext
-	in    [ir.MaxParityInputs]*Ciphertext
+	ev  *Evaluator
+	lut LUTTarget
+	sc  *Scratch
+	tmp *Ciphertext
+	in  [ir.MaxParityInputs]*Ciphertext
 }
 
 // NewCiphertext allocates a gate-level ciphertext (*Ciphertext).
@@ -246,13 +240,13 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 		x[j] = ct
 	}
 	ev, sc := w.ev, w.sc
-	// Two-input gates and LUTs go through findPlan, not the Evaluator's gate
-	// table: XOR and XNOR (and LUTs with even weights) get the wide margin.
+	// Gates and LUTs go through the Evaluator's plans (findPlan): XOR and
+	// XNOR (and LUTs with even weights) get the wide margin.
 	switch n.Op {
 	case ir.OpNot:
 		ev.Not(x[0], o)
 	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY:
-		ev.evalPlan(&w.gates[opGate[n.Op]], x, o, sc)
+		ev.evalPlan(&ev.gates[opGate[n.Op]], x, o, sc)
 	case ir.OpMux:
 		ev.MUX(x[0], x[1], x[2], o, sc, w.tmp)
 	case ir.OpLUT:

@@ -34,10 +34,15 @@
 // NOT is free. AND, OR, NAND, NOR, ANDNY, XOR, XNOR, MAJORITY and every
 // k-input function of the form h(Σ w_i x_i mod P) with h(v + P/2) = ¬h(v)
 // (at P = 4 including 3-input XOR) take one bootstrap; at P = 4 MUX, AND3
-// and OR3 take two, at P = 8 one. Params.CanEvalLUT and
-// Params.LUTCapability answer which functions one bootstrap evaluates and
-// with which failure probability (Params.GateFailureLog2, NoiseModel;
-// MeasureNoise measures it).
+// and OR3 take two, at P = 8 one. When every weight is a multiple of d the
+// phase is shifted by (d - 1)/2 slots and the margin is d times wider: XOR
+// on 2,2 at P = 4 has margin 1/4, not 1/8, and so has EvalParity, the XOR of
+// any number of inputs in one bootstrap (parity.go). The Evaluator's gates,
+// EvalLUT and the Backend all evaluate through these plans.
+// Params.CanEvalLUT and Params.LUTCapability answer which functions one
+// bootstrap evaluates and with which failure probability
+// (Params.SumFailureLog2, NoiseModel; MeasureNoise measures it),
+// Params.CircuitFailure that of a whole circuit.
 //
 // # Serialization and measurement
 //

@@ -15,7 +15,9 @@ type Evaluator struct {
 	// "+Q/2P or -Q/2P" form of section 2.5 (Q/8 at P = 4).
 	testPoly [][]uint32
 	qOut     uint32 // round(Q/2P), added after extraction
-	gates    [numGates]gateSpec
+	// gates[g] is how gate g is evaluated (gatePlan): the Evaluator's own
+	// gate methods and the Backend's workers share it.
+	gates [numGates]lutPlan
 }
 
 // NewEvaluator checks that ek belongs to p and precomputes the test
@@ -30,12 +32,12 @@ func NewEvaluator(p Params, ek *EvaluationKey) (*Evaluator, error) {
 	for h := range ev.testPoly {
 		ev.testPoly[h] = buildTestPoly(p.params, uint8(h), ev.qOut)
 	}
-	for g, d := range gateTables {
-		e := findLUTEntry(p.slots, d.table, d.k)
-		if !e.ok {
+	for g := range gateTables {
+		pl := gatePlan(p, g)
+		if !pl.ok {
 			return nil, fmt.Errorf("fhew: internal error: gate %d has no one-bootstrap form at P = %d", g, p.slots)
 		}
-		ev.gates[g] = e.gs
+		ev.gates[g] = *pl
 	}
 	return ev, nil
 }
@@ -242,10 +244,11 @@ type gateSpec struct {
 }
 
 // Gates by truth table (bit i = f(i), input 0 the least significant bit);
-// NewEvaluator finds each one's weights and pattern for the set's P. At
-// P = 4 (section 2.5) AND is 1,1 with outputs 0,0,1 for sums 0,1,2, XOR is
-// 2,2 (OpenFHE's 2(ct1 + ct2)), MAJORITY 1,1,1; at P = 8 XOR is 1,1 and
-// AND3/OR3 are 1,1,1.
+// NewEvaluator finds each one's evaluation plan for the set's P (findPlan).
+// At P = 4 (section 2.5) AND is 1,1 with outputs 0,0,1 for sums 0,1,2,
+// MAJORITY 1,1,1, and XOR is 2,2 (OpenFHE's 2(ct1 + ct2)) with the phase
+// shifted by half a slot, which doubles its margin to 1/4 (parity.go); at
+// P = 8 XOR is 4,4 with margin 1/4 too, AND3/OR3 are 1,1,1.
 const (
 	gateAND = iota
 	gateNAND
@@ -273,15 +276,10 @@ var gateTables = [numGates]struct {
 	gateMUX2: {0b10011010, 3},
 }
 
-func (ev *Evaluator) gate(spec gateSpec, in []*Ciphertext, out *Ciphertext, sc *Scratch) {
-	combine(ev.params.params, in, spec.weights, 0, sc)
-	ev.bootstrap(spec.pattern, out, sc)
-}
-
 // gate2 avoids building a slice on the heap for two inputs.
 func (ev *Evaluator) gate2(g int, a, b, out *Ciphertext, sc *Scratch) {
 	in := [2]*Ciphertext{a, b}
-	ev.gate(ev.gates[g], in[:], out, sc)
+	ev.evalPlan(&ev.gates[g], in[:], out, sc)
 }
 
 // AND sets out = a AND b (one bootstrap). out may alias an input.
@@ -296,7 +294,8 @@ func (ev *Evaluator) OR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateOR, a
 // NOR sets out = NOT(a OR b) (one bootstrap).
 func (ev *Evaluator) NOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateNOR, a, b, out, sc) }
 
-// XOR sets out = a XOR b (one bootstrap; on 2a + 2b at P = 4, as OpenFHE).
+// XOR sets out = a XOR b (one bootstrap on 2a + 2b at P = 4, as OpenFHE,
+// but with margin 1/4 instead of 1/8: a parity, see EvalParity).
 func (ev *Evaluator) XOR(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateXOR, a, b, out, sc) }
 
 // XNOR sets out = NOT(a XOR b) (one bootstrap).
@@ -309,7 +308,7 @@ func (ev *Evaluator) ANDNY(a, b, out *Ciphertext, sc *Scratch) { ev.gate2(gateAN
 // the outputs 0,0,1,1 for sums 0..3 satisfy h(v+2) = ¬h(v)).
 func (ev *Evaluator) MAJORITY(a, b, c, out *Ciphertext, sc *Scratch) {
 	in := [3]*Ciphertext{a, b, c}
-	ev.gate(ev.gates[gateMAJ], in[:], out, sc)
+	ev.evalPlan(&ev.gates[gateMAJ], in[:], out, sc)
 }
 
 // Not sets out = NOT a (free: Q_ks/P - a).
@@ -322,32 +321,35 @@ func (ev *Evaluator) Not(a, out *Ciphertext) { Not(ev.params, a, out) }
 // alias an input.
 func (ev *Evaluator) MUX(s, a, b, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
 	// Index s + 2a + 4b: 0b11011000 is s ? a : b.
-	if e := findLUTEntry(ev.params.slots, 0b11011000, 3); e.ok {
+	if pl := findPlan(ev.params.slots, muxTable, 3); pl.ok {
 		in := [3]*Ciphertext{s, a, b}
-		ev.gate(e.gs, in[:], out, sc)
+		ev.evalPlan(&pl, in[:], out, sc)
 		return
 	}
 	ev.gate2(gateAND, s, a, tmp, sc)
 	in := [3]*Ciphertext{tmp, s, b}
-	ev.gate(ev.gates[gateMUX2], in[:], out, sc)
+	ev.evalPlan(&ev.gates[gateMUX2], in[:], out, sc)
 }
 
 // Bootstrap refreshes a ciphertext (identity through one bootstrap).
 func (ev *Evaluator) Bootstrap(a, out *Ciphertext, sc *Scratch) {
 	in := [1]*Ciphertext{a}
-	ev.gate(ev.gates[gateID], in[:], out, sc)
+	ev.evalPlan(&ev.gates[gateID], in[:], out, sc)
 }
 
 // EvalLUT evaluates the k-input Boolean function table (bit i = f(i), input
 // 0 the least significant bit of i, as ir.LUT) in one bootstrap on the
-// weighted sum Σ w_i·x_i, if the parameter set supports it (see
-// Params.CanEvalLUT); otherwise it returns an error and leaves out alone.
+// weighted sum Σ w_i·x_i with the weights Params.CanEvalLUT reports (and
+// the wide margin when they are all even, parity.go), if the parameter set
+// supports it; otherwise it returns an error and leaves out alone. It
+// accepts any supported table whatever its failure probability: bounding
+// that is LUTTarget's job.
 func (ev *Evaluator) EvalLUT(table uint64, in []*Ciphertext, out *Ciphertext, sc *Scratch) error {
-	e := findLUTEntry(ev.params.slots, table, len(in))
-	if !e.ok {
+	pl := findPlan(ev.params.slots, table, len(in))
+	if !pl.ok {
 		return fmt.Errorf("fhew: %d-input table %#x needs more than one bootstrap", len(in), table)
 	}
-	ev.gate(e.gs, in, out, sc)
+	ev.evalPlan(&pl, in, out, sc)
 	return nil
 }
 
@@ -365,9 +367,9 @@ func (ev *Evaluator) OR3(a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext)
 }
 
 func (ev *Evaluator) threeInput(table uint64, g2 int, a, b, c, out *Ciphertext, sc *Scratch, tmp *Ciphertext) {
-	if e := findLUTEntry(ev.params.slots, table, 3); e.ok {
+	if pl := findPlan(ev.params.slots, table, 3); pl.ok {
 		in := [3]*Ciphertext{a, b, c}
-		ev.gate(e.gs, in[:], out, sc)
+		ev.evalPlan(&pl, in[:], out, sc)
 		return
 	}
 	ev.gate2(g2, a, b, tmp, sc)

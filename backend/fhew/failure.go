@@ -123,16 +123,16 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 			src[i] = noiseSource{id: x[0].id, sign: -x[0].sign}
 			continue
 		case ir.OpMux:
-			if e := findLUTEntry(p.slots, muxTable, 3); e.ok {
-				add(gate(e.spec.Weights, x), id)
+			if pl := findPlan(p.slots, muxTable, 3); pl.ok {
+				add(gate(pl.spec.Weights, x), id)
 				break
 			}
 			// Evaluator.MUX: t = s AND a (a bootstrap of its own), then one
 			// bootstrap on (t, s, b). t's noise source is this node's first
 			// bootstrap, which nothing else sees.
-			add(gate(gateWeights(p, gateAND), x[:2]), id)
+			add(gate(gatePlan(p, gateAND).spec.Weights, x[:2]), id)
 			variance[i] = m.Output
-			add(gate(gateWeights(p, gateMUX2), []noiseSource{{id: id, sign: 1}, x[0], x[2]}), id)
+			add(gate(gatePlan(p, gateMUX2).spec.Weights, []noiseSource{{id: id, sign: 1}, x[0], x[2]}), id)
 		case ir.OpLUT:
 			pl := findPlan(p.slots, n.Table, len(n.In))
 			if !pl.ok {
@@ -160,16 +160,10 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 	return res, nil
 }
 
-// gatePlan is how the Backend evaluates gate g on p (with the wide margin
-// when its weights allow, e.g. XOR on 2, 2 at P = 4).
+// gatePlan is how the Evaluator (and so the Backend) evaluates gate g on p
+// (with the wide margin when its weights allow, e.g. XOR on 2, 2 at P = 4).
 func gatePlan(p Params, g int) *lutPlan {
 	d := gateTables[g]
 	pl := findPlan(p.slots, d.table, d.k)
 	return &pl
-}
-
-// gateWeights returns the weights the evaluator uses for gate g on p.
-func gateWeights(p Params, g int) []int {
-	d := gateTables[g]
-	return findLUTEntry(p.slots, d.table, d.k).spec.Weights
 }

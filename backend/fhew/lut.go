@@ -46,7 +46,7 @@ type lutKey struct {
 
 type lutEntry struct {
 	spec LUTSpec
-	gs   gateSpec // spec in the evaluator's form, so EvalLUT allocates nothing
+	gs   gateSpec // spec in the evaluator's form, reused by the plan (findPlan)
 	ok   bool
 }
 
@@ -148,12 +148,12 @@ func lutPattern(slots int, table uint64, k int, w []int) (uint8, bool) {
 // CanEvalLUT reports whether the k-input function table (bit i = f(i), input
 // 0 the least significant bit of i) is evaluable in one bootstrap, and with
 // which weights. The answer depends only on the encoding (Slots); the
-// failure probability also on the noise (GateFailureLog2).
+// failure probability also on the noise (SumFailureLog2).
 //
-// The weights are those the Backend evaluates with (findPlan): when a
-// weight vector whose entries are all multiples of d has the smaller noise
-// relative to its d-fold margin, that one is returned, and GateFailureLog2
-// credits it with the wider margin.
+// The weights are those EvalLUT and the Backend evaluate with (findPlan):
+// when a weight vector whose entries are all multiples of d has the smaller
+// noise relative to its d-fold margin, that one is returned, and
+// SumFailureLog2 credits it with the wider margin.
 func (p Params) CanEvalLUT(table uint64, k int) (weights []int, ok bool) {
 	pl := findPlan(p.slots, table, k)
 	if !pl.ok {
@@ -181,7 +181,7 @@ func (p Params) LUTCapability(k int) []LUTSupport {
 	var out []LUTSupport
 	for t := uint64(0); t < uint64(1)<<(1<<uint(k)); t++ {
 		if pl := findPlan(p.slots, t, k); pl.ok {
-			out = append(out, LUTSupport{Table: t, LUTSpec: pl.spec, Log2Failure: p.GateFailureLog2(pl.spec.Weights)})
+			out = append(out, LUTSupport{Table: t, LUTSpec: pl.spec, Log2Failure: p.SumFailureLog2(pl.spec.Weights)})
 		}
 	}
 	return out

@@ -6,7 +6,8 @@ import (
 
 // Noise model (section 4.1.2 of the seed paper, adapted to this pipeline).
 // Variances are in units of the whole circle (a modulus scaled to 1), so
-// the decision margin of a gate is 1/(2P), 1/8 at the default P = 4.
+// the decision margin of a gate is 1/(2P), 1/8 at the default P = 4 (d/(2P)
+// when its weights are all multiples of d, parity.go).
 //
 //   - One ⊙ (R × RLWE' product) adds σ_⊙² = d_g·N·B_g²/12·σ² (Q² units),
 //     plus, with the dropped lowest digit, N·B_g²/12·Var(z) for the part of
@@ -79,18 +80,11 @@ func (p Params) Noise() NoiseModel {
 func (p *params) margin() float64 { return 0.5 / float64(p.slots) }
 
 // GateFailureLog2 returns log2 of the predicted probability that a
-// bootstrap on Σ w_i·x_i (inputs fresh from bootstrapping) decides wrongly:
-// the noise, Gaussian with variance Σw²·Output + KeySwitch + Rounding, exceeds the
-// margin 1/(2P) in absolute value.
-func (p Params) GateFailureLog2(weights []int) float64 {
-	m := p.Noise()
-	norm := 0
-	for _, w := range weights {
-		norm += w * w
-	}
-	v := float64(norm)*m.Output + m.KeySwitch + m.Rounding
-	return log2GaussTail(p.margin() / math.Sqrt(v))
-}
+// bootstrap on Σ w_i·x_i (inputs fresh from bootstrapping) decides wrongly.
+// It is SumFailureLog2: every evaluation shifts the phase when the weights
+// allow a wider margin, so there is one model (XOR at P = 4 on 2, 2 has
+// margin 1/4, not 1/8).
+func (p Params) GateFailureLog2(weights []int) float64 { return p.SumFailureLog2(weights) }
 
 // log2GaussTail returns log2 P(|X| > t·σ) for a centred Gaussian X, stable
 // far into the tail.

@@ -172,9 +172,10 @@ var (
 		LogBg: 7, DropLowestDigit: true, QKS: 1 << 15, LogBKS: 5, Window: 10,
 	}
 	// STD128_LOWFAIL3_T is STD128_LOWFAIL_T with plaintext spacing P = 8:
-	// AND3, OR3, MUX, XOR (weights 1,1) and every function of a sum of up to
-	// three inputs take one bootstrap, at a predicted 2^-64 per two-input
-	// gate and 2^-60 for three inputs (margin 1/16; GateFailureLog2).
+	// AND3, OR3, MUX and every function of a sum of up to three inputs take
+	// one bootstrap, at a predicted 2^-64 per two-input gate and 2^-60 for
+	// three inputs (margin 1/16; SumFailureLog2). XOR runs on 4,4 with the
+	// phase shift of parity.go (margin 1/4): 2^-286.
 	STD128_LOWFAIL3_T = ParamsLiteral{
 		Name: "STD128_LOWFAIL3_T", Method: MethodSigned,
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
@@ -187,8 +188,9 @@ var (
 	// q = 1024: the LWE part (ternary n = 595, Q_ks = 2^16, B_ks = 64) is
 	// OpenFHE v1.5.1's STD128_3, which OpenFHE rates 128-bit; the ring part
 	// (N = 1024, Q = 134215681, B_g = 2^9, lowest digit dropped, w = 10) is
-	// STD128_T's. Predicted failure: below 2^-190 per two-input gate and
-	// below 2^-110 for XOR (see Params.GateFailureLog2).
+	// STD128_T's. Predicted failure (Params.SumFailureLog2): 2^-247 for AND
+	// and the other two-input gates, 2^-229 for MAJORITY, and 2^-657 for
+	// XOR, which runs on 2,2 with the phase shift of parity.go (margin 1/4).
 	STD128_LOWFAIL_T = ParamsLiteral{
 		Name: "STD128_LOWFAIL_T", Method: MethodSigned,
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,

@@ -24,11 +24,11 @@ import (
 // v ∈ {0, P/2} (x_i·Q_ks/2 summed), d = P/2, and the margin is 1/4 whatever
 // P is. Its noise is (P/2)²·k·Var(input) + key switching + rounding, which at
 // P = 4 is 4k·Var against margin 1/4, i.e. like k·Var at the gate margin
-// 1/8: on STD128_LOWFAIL_T the rounding to M dominates and some 70 inputs
-// stay below 2^-40 (ParityFailureLog2). At P = 4 XOR itself is a parity: on
-// (2, 2) with the shift it has margin 1/4 and the noise of an AND, where
-// the unshifted (2, 1) had margin 1/8 and norm 5 (2^-199 against AND's
-// 2^-247 on STD128_LOWFAIL_T).
+// 1/8: on STD128_LOWFAIL_T the rounding to M dominates, 64 inputs stay at
+// 2^-48 and 36 below 2^-80 (ParityFailureLog2, DefaultParityFailureLog2).
+// At P = 4 XOR itself is a parity: on (2, 2) with the shift it has margin
+// 1/4, where the unshifted (2, 1) had margin 1/8 and norm 5 (on
+// STD128_LOWFAIL_T 2^-658 against 2^-199 then, and AND's 2^-247).
 
 // lutPlan is how the Backend evaluates a k-input table: weights, decision
 // pattern, and the margin factor d (1: no shift).
@@ -159,9 +159,11 @@ func marginFactor(slots int, weights []int) int {
 }
 
 // SumFailureLog2 is log2 of the predicted probability that a bootstrap on
-// Σ w_i·x_i (inputs fresh from bootstrapping), evaluated as the Backend does,
-// decides wrongly: GateFailureLog2's Gaussian tail, with the margin d/(2P)
-// when every weight is a multiple of d (shifted evaluation, see above).
+// Σ w_i·x_i (inputs fresh from bootstrapping), evaluated as the Evaluator
+// and the Backend do, decides wrongly: the noise, Gaussian with variance
+// Σw²·Output + KeySwitch + Rounding, exceeds the margin d/(2P), where d is
+// the largest power of two up to P/2 dividing every weight (shifted
+// evaluation, see above; a plan's d is always that of its weights).
 func (p Params) SumFailureLog2(weights []int) float64 {
 	return p.sumFailure(weights, float64(sumSquares(weights))*p.Noise().Output)
 }
@@ -215,18 +217,20 @@ func (ev *Evaluator) EvalParity(in []*Ciphertext, out *Ciphertext, sc *Scratch) 
 		return fmt.Errorf("fhew: parity of %d inputs, want 1..%d", len(in), ir.MaxParityInputs)
 	}
 	w := parityWeights[ev.params.slots]
-	ev.evalShifted(gateSpec{weights: w[:len(in)]}, ev.params.slots/2, in, out, sc)
+	ev.evalSum(gateSpec{weights: w[:len(in)]}, ev.params.slots/2, in, out, sc)
 	return nil
 }
 
-// evalPlan evaluates a plan found by findPlan.
+// evalPlan evaluates a plan found by findPlan: every gate, LUT and MUX stage
+// of the Evaluator and the Backend goes through here.
 func (ev *Evaluator) evalPlan(pl *lutPlan, in []*Ciphertext, out *Ciphertext, sc *Scratch) {
-	ev.evalShifted(pl.gs, pl.d, in, out, sc)
+	ev.evalSum(pl.gs, pl.d, in, out, sc)
 }
 
-// evalShifted is Evaluator.gate with the phase shifted by (d - 1)/2 slots,
-// i.e. (d - 1)·Q_ks/(2P).
-func (ev *Evaluator) evalShifted(spec gateSpec, d int, in []*Ciphertext, out *Ciphertext, sc *Scratch) {
+// evalSum is the one bootstrap path: Σ w_i·in_i with the phase shifted by
+// (d - 1)/2 slots, i.e. (d - 1)·Q_ks/(2P) (nothing for d = 1), then the
+// blind rotation of the decision pattern.
+func (ev *Evaluator) evalSum(spec gateSpec, d int, in []*Ciphertext, out *Ciphertext, sc *Scratch) {
 	p := ev.params.params
 	combine(p, in, spec.weights, 0, sc)
 	sc.comb[0] += uint16((d - 1) * p.qks / (2 * p.slots))

@@ -1,8 +1,10 @@
 package fhew
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -277,6 +279,69 @@ func TestParityAllocs(t *testing.T) {
 		x := cts[:len(nd.In)]
 		if a := testing.AllocsPerRun(5, func() { _ = w.Eval(nd, x, out) }); a != 0 {
 			t.Errorf("worker %v allocates %v times", nd.Op, a)
+		}
+	}
+}
+
+// TestOneEvaluationPath: the Evaluator's gate methods, EvalLUT and the
+// Backend's worker evaluate through the same plans, so the same input
+// ciphertexts give bit-identical outputs (a bootstrap is deterministic),
+// XOR and XNOR run with the shifted (2, 2) plan of margin 1/4 at P = 4, and
+// every plan's margin factor is the one its weights imply (what
+// SumFailureLog2 and GateFailureLog2 assume).
+func TestOneEvaluationPath(t *testing.T) {
+	k := kitFor(t, ToySigned)
+	sc := NewScratch(k.p)
+	w := NewBackend(k.ev).NewWorker()
+	for _, g := range []int{gateXOR, gateXNOR} {
+		if pl := k.ev.gates[g]; pl.d != 2 || pl.spec.Weights[0] != 2 || pl.spec.Weights[1] != 2 {
+			t.Errorf("gate %d plan %+v, want weights 2, 2 with d = 2", g, pl)
+		}
+	}
+	for _, P := range []int{4, 8} {
+		for n := 1; n <= 3; n++ {
+			for table := uint64(0); table < 1<<(1<<n); table++ {
+				if pl := findPlan(P, table, n); pl.ok && pl.d != marginFactor(P, pl.spec.Weights) {
+					t.Fatalf("P=%d table %#x: plan d = %d, its weights %v imply %d", P, table, pl.d, pl.spec.Weights, marginFactor(P, pl.spec.Weights))
+				}
+			}
+		}
+	}
+	if a, b := k.p.GateFailureLog2([]int{2, 2}), k.p.SumFailureLog2([]int{2, 2}); a != b {
+		t.Errorf("GateFailureLog2(2, 2) = 2^%.1f, SumFailureLog2 2^%.1f", a, b)
+	}
+	direct, viaWorker := NewCiphertext(k.p), NewCiphertext(k.p)
+	same := func(name string) {
+		t.Helper()
+		if direct.B != viaWorker.B || !slices.Equal(direct.A, viaWorker.A) {
+			t.Errorf("%s: Evaluator and worker outputs differ", name)
+		}
+	}
+	ops := []struct {
+		op ir.Op
+		f  func(*Evaluator, *Ciphertext, *Ciphertext, *Ciphertext, *Scratch)
+	}{
+		{ir.OpAnd, (*Evaluator).AND}, {ir.OpNand, (*Evaluator).NAND}, {ir.OpOr, (*Evaluator).OR},
+		{ir.OpNor, (*Evaluator).NOR}, {ir.OpXor, (*Evaluator).XOR}, {ir.OpXnor, (*Evaluator).XNOR},
+		{ir.OpAndNY, (*Evaluator).ANDNY},
+	}
+	for trial := 0; trial < 4; trial++ {
+		a, b, c := k.enc.EncryptNew(trial&1), k.enc.EncryptNew(trial>>1&1), k.enc.EncryptNew(1)
+		for _, o := range ops {
+			o.f(k.ev, a, b, direct, sc)
+			if err := w.Eval(&ir.Node{Op: o.op, In: make([]ir.NodeID, 2)}, []backend.Ciphertext{a, b}, viaWorker); err != nil {
+				t.Fatal(err)
+			}
+			same(o.op.String())
+		}
+		for _, table := range []uint64{0b10010110, 0b11101000, 0b01100110} {
+			if err := k.ev.EvalLUT(table, []*Ciphertext{a, b, c}, direct, sc); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Eval(&ir.Node{Op: ir.OpLUT, In: make([]ir.NodeID, 3), Table: table}, []backend.Ciphertext{a, b, c}, viaWorker); err != nil {
+				t.Fatal(err)
+			}
+			same(fmt.Sprintf("LUT %#x", table))
 		}
 	}
 }
