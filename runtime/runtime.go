@@ -1,6 +1,7 @@
 // Package runtime runs a compiled circuit on an encrypted backend. Its
 // scheduler is dataflow-driven: a node starts as soon as its last fanin is
-// ready (no level barriers), at most Threads nodes run at once, and a
+// ready (no level barriers; among ready nodes the lowest index goes first),
+// at most Threads nodes run at once, and a
 // ciphertext goes back to a free list once its last consumer has run, so
 // memory follows the circuit's live width rather than its size.
 package runtime
@@ -30,6 +31,11 @@ type Options struct {
 	Progress io.Writer
 	// ProgressEvery is the refresh interval (default 250 ms).
 	ProgressEvery time.Duration
+	// ReleaseInputs lets the run drop each input ciphertext once its last
+	// consumer has run, setting the caller's inputs[i] to nil, so that the
+	// memory can be reclaimed during the run (BGV at m = 65537 holds 23 MB
+	// per top-level input bit). Leave it off when the caller reuses inputs.
+	ReleaseInputs bool
 }
 
 // Stats summarise a finished run.
@@ -100,37 +106,55 @@ func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []back
 		}
 	}
 	threads := max(opts.Threads, 1)
-	s := newSchedule(c, caps.OpCost)
+	s := newSchedule(c, caps.OpCost, !opts.ReleaseInputs)
 	r := &run{c: c, s: s, cost: caps.OpCost, ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
 	for i := 0; i < threads; i++ {
 		r.workers <- ev.NewWorker()
 	}
 	offs := inputOffsets(c)
+	r.inputs, r.inputIndex = inputs, make(map[ir.NodeID]int, len(inputs))
 	for i := range c.Nodes {
 		if n := &c.Nodes[i]; n.Op == ir.OpInput {
-			r.ct[i] = inputs[offs[n.Bus]+int(n.Bit)]
+			k := offs[n.Bus] + int(n.Bit)
+			r.ct[i], r.inputIndex[ir.NodeID(i)] = inputs[k], k
 		}
 	}
 
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(threads)
-	ready := make(chan ir.NodeID, len(c.Nodes))
+	ready := newReadyQueue(len(c.Nodes))
 	for _, id := range s.initial {
-		ready <- id
+		ready.push(id)
 	}
 	stopProgress := r.startProgress(opts, start)
 	total := s.gates
 	dispatched := 0
 	var err error
+	slots := make(chan struct{}, threads) // one token per running node
 loop:
 	for dispatched < total {
+		// Take a worker slot first and only then pick a node, so that the
+		// pick sees everything that became ready while all workers were busy.
 		select {
-		case id := <-ready:
-			dispatched++
-			g.Go(func() error { return r.evalNode(gctx, id, ready) })
+		case slots <- struct{}{}:
 		case <-gctx.Done():
 			break loop
+		}
+		for {
+			if id, ok := ready.pop(); ok {
+				dispatched++
+				g.Go(func() error {
+					defer func() { <-slots }()
+					return r.evalNode(gctx, id, ready)
+				})
+				break
+			}
+			select {
+			case <-ready.signal:
+			case <-gctx.Done():
+				break loop
+			}
 		}
 	}
 	if werr := g.Wait(); werr != nil {
@@ -153,18 +177,21 @@ loop:
 }
 
 type run struct {
-	c       *ir.Circuit
-	s       *schedule
-	cost    func(ir.Op) int
-	ct      []backend.Ciphertext
-	workers chan backend.Worker
-	busy    atomic.Int64 // nanoseconds inside Eval
-	done    atomic.Int64 // bootstraps finished
-	freeMu  sync.Mutex
-	free    []backend.Ciphertext // released ciphertexts for reuse
+	c      *ir.Circuit
+	s      *schedule
+	cost   func(ir.Op) int
+	ct     []backend.Ciphertext
+	inputs []backend.Ciphertext // the caller's, cleared only with ReleaseInputs
+	// inputIndex maps an INPUT node to its position in inputs.
+	inputIndex map[ir.NodeID]int
+	workers    chan backend.Worker
+	busy       atomic.Int64 // nanoseconds inside Eval
+	done       atomic.Int64 // bootstraps finished
+	freeMu     sync.Mutex
+	free       []backend.Ciphertext // released ciphertexts for reuse
 }
 
-func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready chan<- ir.NodeID) error {
+func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready *readyQueue) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -191,14 +218,22 @@ func (r *run) evalNode(ctx context.Context, id ir.NodeID, ready chan<- ir.NodeID
 	}
 	r.ct[id] = out
 	for _, x := range n.In {
-		if r.s.release(x) {
-			r.give(r.ct[x])
-			r.ct[x] = nil
+		if !r.s.release(x) {
+			continue
 		}
+		if r.c.Nodes[x].Op == ir.OpInput {
+			// Only with ReleaseInputs: the caller's ciphertext, dropped
+			// rather than recycled (it need not come from this backend's
+			// NewCiphertext).
+			r.inputs[r.inputIndex[x]] = nil
+		} else {
+			r.give(r.ct[x])
+		}
+		r.ct[x] = nil
 	}
 	for _, consumer := range r.s.consumers[id] {
 		if r.s.pending[consumer].Add(-1) == 0 {
-			ready <- consumer
+			ready.push(consumer)
 		}
 	}
 	return nil

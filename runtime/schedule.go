@@ -17,7 +17,9 @@ type schedule struct {
 	bootstraps int            // summed backend cost of all nodes
 }
 
-func newSchedule(c *ir.Circuit, cost func(ir.Op) int) *schedule {
+// newSchedule builds c's dataflow tables; with keepInputs, input ciphertexts
+// are never released (the caller owns them).
+func newSchedule(c *ir.Circuit, cost func(ir.Op) int, keepInputs bool) *schedule {
 	s := &schedule{
 		consumers: make([][]ir.NodeID, len(c.Nodes)),
 		pending:   make([]atomic.Int32, len(c.Nodes)),
@@ -52,8 +54,10 @@ func newSchedule(c *ir.Circuit, cost func(ir.Op) int) *schedule {
 		}
 	}
 	for i := range c.Nodes {
-		if c.Nodes[i].Op == ir.OpInput {
-			s.remaining[i].Add(1) // the caller owns input ciphertexts
+		if c.Nodes[i].Op == ir.OpInput && (keepInputs || s.remaining[i].Load() == 0) {
+			// The caller owns its input ciphertexts (and an unread input
+			// has no consumer to release it).
+			s.remaining[i].Add(1)
 		}
 	}
 	return s
