@@ -17,13 +17,14 @@ import (
 
 // defaultParams is the parameter set of keygen and run without --params:
 // STD128_LOWFAIL_T, chosen by failure probability. Both it and STD128_T
-// are 128-bit sets; STD128_T bootstraps ~25% faster but its XOR fails with
-// probability ~2^-46 and its 3-input LUTs up to 2^-30, so one AES block
-// (~10^4 bootstraps) would risk ~2^-32 and the LUT mapper must forgo most
-// 3-input functions. STD128_LOWFAIL_T predicts below 2^-90 for every
-// function the mapper may emit (up to six inputs, weights |w| <= 2; worst
-// case six inputs of weight 2, fhew.Params.GateFailureLog2), so every
-// circuit hcc compiles is, in practice, never wrong.
+// are 128-bit sets; STD128_T bootstraps ~25% faster but its AND fails with
+// probability ~2^-84 and the LUT mapper's functions up to the 2^-40 bound,
+// so a mapped aes_128 block (20810 bootstraps, 11099 of them LUTs) is
+// predicted to fail with probability 2^-29. STD128_LOWFAIL_T keeps every
+// function the mapper may emit below 2^-99 (up to six inputs, weights
+// |w| <= 2, fhew.Params.SumFailureLog2) except wide PARITY nodes, which
+// --parity-failure bounds (2^-80 by default: a mapped aes_128 block 2^-71.5,
+// fhew.Params.CircuitFailure, printed by eval and run).
 const defaultParams = "STD128_LOWFAIL_T"
 
 // workflowFlags are the flags of keygen, encrypt, eval, decrypt and run.
