@@ -150,7 +150,7 @@ func runFHEW(e *cmdEnv, w *workflowFlags, d *ir.Circuit, be *fhew.Backend, in []
 	if w.threads < 1 {
 		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
 	}
-	opts := hccrt.Options{Threads: w.threads}
+	opts := hccrt.Options{Threads: w.threads, ReleaseInputs: true} // nothing reads the inputs after the run
 	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
 		opts.Progress = f
 	}

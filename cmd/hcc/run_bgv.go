@@ -39,7 +39,7 @@ func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []
 	if w.threads < 1 {
 		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
 	}
-	opts := hccrt.Options{Threads: w.threads}
+	opts := hccrt.Options{Threads: w.threads, ReleaseInputs: true} // nothing reads the inputs after the run
 	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
 		opts.Progress = f
 	}
