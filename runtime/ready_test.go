@@ -37,7 +37,8 @@ func wideChains(t *testing.T, width, steps int) *ir.Circuit {
 }
 
 // TestRunFollowsProgramOrder checks the ready queue's lowest-index-first
-// pick: 64 chains of 40 gates must not hold one live ciphertext per chain.
+// pick: on one worker, 64 chains of 40 gates must not hold one live
+// ciphertext per chain (a FIFO queue allocates 65).
 func TestRunFollowsProgramOrder(t *testing.T) {
 	c := wideChains(t, 64, 40)
 	in := []uint64{0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210}
@@ -50,8 +51,16 @@ func TestRunFollowsProgramOrder(t *testing.T) {
 		if got, want := *out[0].(*uint64), c.EvalBits(in)[0]; got != want {
 			t.Fatalf("threads %d: y = %#x, want %#x", threads, got, want)
 		}
-		if n := be.allocated.Load(); n > int64(4+4*threads) {
-			t.Errorf("threads %d: 64 chains allocated %d ciphertexts; in program order a few suffice", threads, n)
+		// With one worker the order is deterministic. With two it depends on
+		// timing: a worker stalled by the OS inside chain j lets the other
+		// finish chains j+1, j+2, ... whose ends wait for j's to fold in, so
+		// there the bound is only the breadth-first one.
+		limit := int64(5)
+		if threads > 1 {
+			limit = 64 + int64(threads)
+		}
+		if n := be.allocated.Load(); n > limit {
+			t.Errorf("threads %d: 64 chains allocated %d ciphertexts; in program order %d suffice", threads, n, limit)
 		}
 	}
 }
