@@ -114,9 +114,9 @@ func (ev *Evaluator) Add(a, b, out *Ciphertext, sc *Scratch) error {
 	if a.Degree() != 1 || b.Degree() != 1 {
 		return fmt.Errorf("bgv add: degrees %d and %d, want 1", a.Degree(), b.Degree())
 	}
+	lv := ev.params.addState(a.State(), b.State()).Noise
 	a, b = ev.sameLevel(a, b, sc)
 	r := ev.params.ringQ
-	lv := addNoise(a.Noise, b.Noise)
 	setLevel(out, a.Level())
 	r.Add(a.Value[0], b.Value[0], out.Value[0])
 	r.Add(a.Value[1], b.Value[1], out.Value[1])
@@ -154,13 +154,14 @@ func (ev *Evaluator) AddOne(a, out *Ciphertext) {
 		}
 	}
 	out.Value[1].CopyFrom(a.Value[1])
-	out.Noise = a.Noise.withConstant()
+	out.Noise = addOneState(a.State()).Noise
 }
 
 // SetConstant sets out to the trivial (noiseless) encryption (μ, 0) of the
 // bit v in every slot, at the top level.
 func (ev *Evaluator) SetConstant(v bool, out *Ciphertext) {
-	setLevel(out, ev.params.MaxLevel())
+	st := ev.params.constState(v)
+	setLevel(out, st.Level)
 	c := uint64(0)
 	if v {
 		c = 1
@@ -173,10 +174,7 @@ func (ev *Evaluator) SetConstant(v bool, out *Ciphertext) {
 	for _, row := range out.Value[1].Rows {
 		clear(row)
 	}
-	out.Noise = NoiseEstimate{}
-	if v {
-		out.Noise = out.Noise.withConstant()
-	}
+	out.Noise = st.Noise
 }
 
 // AddNew returns a + b for ciphertexts of any degrees at the same level.
@@ -260,11 +258,11 @@ func (ev *Evaluator) Mul(a, b, out *Ciphertext, sc *Scratch) error {
 		return fmt.Errorf("bgv mul: no relinearization key")
 	}
 	square := a == b
-	t, noise, ok := pr.mulPlan(a.Noise, a.Level(), b.Noise, b.Level(), square)
-	if !ok {
-		return fmt.Errorf("bgv mul: product noise 2^%.1f at level %d (log2 Q = %.1f): %w",
-			pr.boundOf(noise), t, pr.logQ(t), ErrNoiseBudget)
+	st, err := pr.mulState(a.State(), b.State(), square)
+	if err != nil {
+		return err
 	}
+	t, noise := st.Level, st.Noise
 	x := ev.operandAt(a, t, sc.opA, sc)
 	y := x
 	if !square {

@@ -1,7 +1,6 @@
 package bgv
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -75,117 +74,15 @@ func (w *worker) Constant(v bool, out backend.Ciphertext) {
 	w.ev.SetConstant(v, out.(*Ciphertext))
 }
 
-// Eval computes node n. out never aliases an element of in.
+// Eval computes node n (evalGate on ciphertexts). out never aliases an
+// element of in.
 func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertext) error {
-	o := out.(*Ciphertext)
-	arg := func(i int) *Ciphertext { return in[i].(*Ciphertext) }
-	ev, sc := w.ev, w.sc
-	var err error
-	switch n.Op {
-	case ir.OpNot:
-		ev.AddOne(arg(0), o)
-	case ir.OpXor:
-		err = ev.Add(arg(0), arg(1), o, sc)
-	case ir.OpXnor:
-		err = ev.Add(arg(0), arg(1), o, sc)
-		ev.AddOne(o, o)
-	case ir.OpAnd:
-		err = ev.Mul(arg(0), arg(1), o, sc)
-	case ir.OpNand:
-		err = ev.Mul(arg(0), arg(1), o, sc)
-		ev.AddOne(o, o)
-	case ir.OpOr, ir.OpNor: // a + b + ab
-		if err = ev.Mul(arg(0), arg(1), o, sc); err == nil {
-			if err = ev.Add(o, arg(0), o, sc); err == nil {
-				err = ev.Add(o, arg(1), o, sc)
-			}
-		}
-		if n.Op == ir.OpNor {
-			ev.AddOne(o, o)
-		}
-	case ir.OpAndNY: // a·(1+b) = a + ab
-		if err = ev.Mul(arg(0), arg(1), o, sc); err == nil {
-			err = ev.Add(o, arg(0), o, sc)
-		}
-	case ir.OpMux: // s ? a : b = b + s·(a+b)
-		if err = ev.Add(arg(1), arg(2), w.t0, sc); err == nil {
-			if err = ev.Mul(arg(0), w.t0, o, sc); err == nil {
-				err = ev.Add(o, arg(2), o, sc)
-			}
-		}
-	case ir.OpParity: // a sum: free of multiplications
-		err = ev.Add(arg(0), arg(1), o, sc)
-		for j := 2; j < len(in) && err == nil; j++ {
-			err = ev.Add(o, arg(j), o, sc)
-		}
-	case ir.OpLUT:
-		err = w.lut(n, in, o)
-	default:
-		err = fmt.Errorf("bgv executor: op %v is not a gate", n.Op)
+	var buf [max(ir.MaxLUTInputs, ir.MaxParityInputs)]*Ciphertext
+	args := buf[:len(in)]
+	for i, x := range in {
+		args[i] = x.(*Ciphertext)
 	}
-	if err != nil {
-		return fmt.Errorf("bgv executor: %v: %w", n.Op, err)
-	}
-	return nil
-}
-
-// lut evaluates a LUT node as Σ_m c_m·Π_(j∈m) x_j over its ANF.
-func (w *worker) lut(n *ir.Node, in []backend.Ciphertext, out *Ciphertext) error {
-	k := len(n.In)
-	anf := ir.ANF(n.Table, k)
-	ev, sc := w.ev, w.sc
-	have := uint64(0) // masks whose monomial is in w.mono
-	var mono func(m uint64) (*Ciphertext, error)
-	mono = func(m uint64) (*Ciphertext, error) {
-		if bits.OnesCount64(m) == 1 {
-			return in[bits.TrailingZeros64(m)].(*Ciphertext), nil
-		}
-		if have>>m&1 == 1 {
-			return w.mono[m], nil
-		}
-		// Balanced split: the lower half of the set bits times the rest.
-		lo, c := uint64(0), bits.OnesCount64(m)/2
-		for r := m; c > 0; r &= r - 1 {
-			lo |= r & -r
-			c--
-		}
-		a, err := mono(lo)
-		if err != nil {
-			return nil, err
-		}
-		b, err := mono(m &^ lo)
-		if err != nil {
-			return nil, err
-		}
-		if w.mono[m] == nil {
-			w.mono[m] = ev.params.NewCiphertext()
-		}
-		if err := ev.Mul(a, b, w.mono[m], sc); err != nil {
-			return nil, err
-		}
-		have |= 1 << m
-		return w.mono[m], nil
-	}
-	ev.SetConstant(anf&1 == 1, out)
-	first := anf&1 == 0
-	for m := uint64(1); m < 1<<uint(k); m++ {
-		if anf>>m&1 == 0 {
-			continue
-		}
-		x, err := mono(m)
-		if err != nil {
-			return err
-		}
-		if first {
-			copyTo(x, out)
-			first = false
-			continue
-		}
-		if err := ev.Add(out, x, out, sc); err != nil {
-			return err
-		}
-	}
-	return nil
+	return evalGate[*Ciphertext](ctArith{w}, n, args, out.(*Ciphertext))
 }
 
 // CircuitDepth returns the multiplicative depth of c for this executor:
@@ -221,15 +118,4 @@ func CircuitDepth(c *ir.Circuit) int {
 		best = max(best, d)
 	}
 	return best
-}
-
-// CheckCircuit returns nil if c fits the chain (CheckDepth of CircuitDepth).
-func (pr *Params) CheckCircuit(c *ir.Circuit) error { return pr.CheckCircuitAt(c, pr.MaxLevel()) }
-
-// CheckCircuitAt is CheckCircuit for inputs at level t.
-func (pr *Params) CheckCircuitAt(c *ir.Circuit, t int) error {
-	if err := pr.CheckDepthAt(CircuitDepth(c), t); err != nil {
-		return fmt.Errorf("circuit %q: %w", c.Name, err)
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package bgv
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -97,7 +98,7 @@ func TestExecutorAllOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := shallow.CheckCircuit(dc); err == nil || !strings.Contains(err.Error(), "AND-depth 39 needed") {
+	if err := shallow.CheckCircuit(dc); !errors.Is(err, ErrDepth) || !errors.Is(err, ErrNoiseBudget) || !strings.Contains(err.Error(), "primes by the noise model") {
 		t.Errorf("CheckCircuit of a depth-39 chain at m = 17: %v", err)
 	}
 }

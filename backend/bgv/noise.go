@@ -292,7 +292,7 @@ func (pr *Params) mulPlan(a NoiseEstimate, ta int, b NoiseEstimate, tb int, squa
 	}
 	t = ta
 	out = pr.keySwitchNoise(pr.productNoise(a, b, square), t)
-	return t, out, pr.boundOf(out) < pr.logQ(t)-2
+	return t, out, pr.decrypts(NoiseState{Level: t, Noise: out})
 }
 
 // logQ returns log2(p_0·…·p_t).

@@ -144,7 +144,7 @@ func TestBGVWorkflowGolden(t *testing.T) {
 	if got := runWorkflow(t, dir, "keygen", "--backend", "bgv", "--params", "ToyM17", "--insecure", "-o", "TMP/m17"); !strings.HasPrefix(got, "exit 0") {
 		t.Fatal(got)
 	}
-	writeTopLevelInputs(t, filepath.Join(dir, "m17"), filepath.Join(sharedDir(t), "adder64.txt"), filepath.Join(dir, "m17.ct"))
+	writeTopLevelInputs(t, filepath.Join(dir, "m17"), filepath.Join(sharedDir(t), "mult64.txt"), filepath.Join(dir, "m17.ct"))
 
 	data, err := os.ReadFile(filepath.Join(dir, "in.ct"))
 	if err != nil {
@@ -164,7 +164,7 @@ func TestBGVWorkflowGolden(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"too_deep", []string{"run", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "--backend", "bgv", "--params", "ToyM17", "--insecure"}},
+		{"too_deep", []string{"run", "SHARED/mult64.txt", "--in", adderIn0, "--in", adderIn1, "--backend", "bgv", "--params", "ToyM17", "--insecure"}},
 		{"insecure", []string{"keygen", "--backend", "bgv", "--params", "ToyM257", "-o", "TMP/k"}},
 		{"unknown_params", []string{"keygen", "--backend", "bgv", "--params", "M4099", "-o", "TMP/k"}},
 		{"batch_too_many", append([]string{"run", "SHARED/adder64.txt", "--batch", "TMP/many.batch"}, toy...)},
@@ -172,8 +172,8 @@ func TestBGVWorkflowGolden(t *testing.T) {
 		{"batch_and_in", append([]string{"run", "SHARED/adder64.txt", "--batch", "TMP/bad.batch", "--in", adderIn0}, toy...)},
 		{"batch_fhew", []string{"run", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "--params", "ToySigned", "--insecure"}},
 		{"encrypt_too_many", []string{"encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "-o", "TMP/x.ct"}},
-		{"encrypt_too_deep", []string{"encrypt", "--key", "TMP/m17/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
-		{"eval_too_deep", evalArgs("TMP/m17/eval.key", "SHARED/adder64.txt", "TMP/m17.ct")},
+		{"encrypt_too_deep", []string{"encrypt", "--key", "TMP/m17/secret.key", "SHARED/mult64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
+		{"eval_too_deep", evalArgs("TMP/m17/eval.key", "SHARED/mult64.txt", "TMP/m17.ct")},
 		{"eval_wrong_key", evalArgs("TMP/other/eval.key", "SHARED/adder64.txt", "TMP/in.ct")},
 		{"eval_other_circuit", evalArgs("TMP/keys/eval.key", "SHARED/sub64.txt", "TMP/in.ct")},
 		{"eval_corrupt", evalArgs("TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/corrupt.ct")},

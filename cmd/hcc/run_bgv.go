@@ -22,18 +22,19 @@ func newBGVKeys(pr *bgv.Params) (*bgv.SecretKey, *bgv.EvaluationKeySet) {
 }
 
 // runBGV runs the compiled circuit d on the bit-sliced executor, after
-// checking its depth against the chain (a too-deep circuit fails before any
-// work), and reports the run on stderr.
+// simulating the executor's noise bookkeeping on these very inputs (a
+// circuit the chain cannot carry fails before any work, at the node where
+// the run would), and reports the run on stderr.
 func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
-	level := ev.Params().MaxLevel()
+	cts := make([]*bgv.Ciphertext, len(in))
 	for i, ct := range in {
 		x, ok := ct.(*bgv.Ciphertext)
 		if !ok {
 			return nil, fmt.Errorf("internal error: input %d is %T, not BGV", i, ct)
 		}
-		level = min(level, x.Level())
+		cts[i] = x
 	}
-	if err := ev.Params().CheckCircuitAt(d, level); err != nil {
+	if err := ev.Params().CheckInputs(d, cts); err != nil {
 		return nil, err
 	}
 	if w.threads < 1 {
@@ -78,11 +79,8 @@ func runRunBGV(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
-	pr, err := w.bgvParams(bgv.CircuitDepth(d), len(instances))
+	pr, level, err := w.bgvParamsFor(d, len(instances))
 	if err != nil {
-		return err
-	}
-	if err := pr.CheckCircuit(d); err != nil {
 		return err
 	}
 	if len(instances) > pr.Slots() {
@@ -97,7 +95,6 @@ func runRunBGV(e *cmdEnv, w *workflowFlags) error {
 	fmt.Fprintf(e.stderr, "keygen %s (bgv backend, %d slots, AND-depth %d available) in %v\n",
 		pr.Name(), pr.Slots(), pr.DepthAvailable(), time.Since(t0).Round(time.Millisecond))
 	t0 = time.Now()
-	level := pr.LevelFor(bgv.CircuitDepth(d))
 	in, err := client.encryptAt(instances, level)
 	if err != nil {
 		return err
@@ -122,4 +119,40 @@ func runRunBGV(e *cmdEnv, w *workflowFlags) error {
 		}
 	}
 	return printInstances(e, c, got, set.batch, want)
+}
+
+// bgvParamsFor resolves --params for the compiled circuit d and returns the
+// level at which to encrypt its inputs (Params.LevelForCircuit, the noise
+// model's simulation of the run). Without --params it takes the first of
+// bgvAutoSets with enough slots on which d runs by the simulation, else
+// the last set's error: the node where the noise budget runs out and the
+// primes needed against those available.
+func (w *workflowFlags) bgvParamsFor(d *ir.Circuit, instances int) (*bgv.Params, int, error) {
+	if w.params != "" {
+		pr, err := w.bgvParams(bgv.CircuitDepth(d), instances)
+		if err != nil {
+			return nil, 0, err
+		}
+		level, err := pr.LevelForCircuit(d)
+		return pr, level, err
+	}
+	var err error
+	for i, name := range bgvAutoSets {
+		lit, lerr := bgv.LiteralByName(name)
+		if lerr != nil {
+			return nil, 0, lerr
+		}
+		pr, perr := bgv.NewParams(lit)
+		if perr != nil {
+			return nil, 0, perr
+		}
+		if pr.Slots() < instances && i < len(bgvAutoSets)-1 {
+			continue
+		}
+		var level int
+		if level, err = pr.LevelForCircuit(d); err == nil || i == len(bgvAutoSets)-1 {
+			return pr, level, err
+		}
+	}
+	return nil, 0, err
 }
