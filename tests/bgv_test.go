@@ -15,7 +15,8 @@ import (
 // TestBGVBitSliced runs Bristol circuits through the runtime on the BGV
 // bit-sliced executor at m = 257: every one of the 16 slots holds a
 // different random instance, and each slot's outputs must equal the
-// plaintext evaluation of that instance.
+// plaintext evaluation of that instance, and each output ciphertext's level
+// and noise estimate what Params.Simulate predicts from the inputs'.
 func TestBGVBitSliced(t *testing.T) {
 	pr, err := bgv.NewParams(bgv.ToyM257DeepLiteral)
 	if err != nil {
@@ -57,6 +58,7 @@ func TestBGVBitSliced(t *testing.T) {
 			}
 			want := c.EvalBits(in)
 			cts := make([]backend.Ciphertext, len(in))
+			states := make([]bgv.NoiseState, len(in))
 			bits := make([]uint8, slots)
 			pt := bgv.NewBinaryPoly(pr.N())
 			for i, v := range in {
@@ -66,7 +68,14 @@ func TestBGVBitSliced(t *testing.T) {
 				if err := enc.EncodeBits(bits, pt); err != nil {
 					t.Fatal(err)
 				}
-				cts[i] = en.Encrypt(pt)
+				ct := en.Encrypt(pt)
+				cts[i], states[i] = ct, ct.State()
+			}
+			// The noise model's simulation of these inputs predicts every
+			// output's level and estimate exactly.
+			sim, err := pr.Simulate(c, states)
+			if err != nil {
+				t.Fatal(err)
 			}
 			outs, stats, err := runtime.Run(context.Background(), c, be, cts, runtime.Options{Threads: 2})
 			if err != nil {
@@ -74,6 +83,10 @@ func TestBGVBitSliced(t *testing.T) {
 			}
 			t.Logf("%s: %d gates in %v, depth %d", name, stats.Nodes, stats.Wall, bgv.CircuitDepth(c))
 			for o, ct := range outs {
+				if st := ct.(*bgv.Ciphertext).State(); st != sim[o] {
+					t.Errorf("output bit %d: level %d, estimate 2^%.2f; simulated level %d, 2^%.2f",
+						o, st.Level, st.Noise.LogEnergy(), sim[o].Level, sim[o].Noise.LogEnergy())
+				}
 				if err := enc.DecodeBits(de.Decrypt(ct.(*bgv.Ciphertext)), bits); err != nil {
 					t.Fatal(err)
 				}
