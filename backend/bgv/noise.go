@@ -236,10 +236,18 @@ func (pr *Params) dropNoise(a NoiseEstimate, t int) NoiseEstimate {
 // estimate by 4 bits within ten products).
 const secretBit = 1 << 63
 
-// keySwitchNoise adds key switching's noise at level t to a:
-// 2·Σ_j c_j·e_j/P (c_j uniform mod its digit's Q_j, variance Q_j²/12, e_j
-// the key's error) plus the rounding of the division by P.
+// keySwitchNoise adds key switching's noise at level t to a (ksLogEnergy).
 func (pr *Params) keySwitchNoise(a NoiseEstimate, t int) NoiseEstimate {
+	out := addNoise(a, exact(pr.ksLog[t]))
+	out.anc = a.anc
+	return out
+}
+
+// ksLogEnergy is log2 of the energy key switching adds at level t:
+// 2·Σ_j c_j·e_j/P (c_j uniform mod its digit's Q_j, variance Q_j²/12, e_j
+// the key's error) plus the rounding of the division by P. NewParams
+// keeps it per level (Params.ksLog).
+func (pr *Params) ksLogEnergy(t int) float64 {
 	logP := 0.0
 	for _, p := range pr.p {
 		logP += math.Log2(float64(p))
@@ -253,9 +261,7 @@ func (pr *Params) keySwitchNoise(a NoiseEstimate, t int) NoiseEstimate {
 		}
 		ks = logAdd(ks, math.Log2(4*(m/12)*(m*errorVariance))+2*(logQj-logP))
 	}
-	out := addNoise(a, exact(ks))
-	out.anc = a.anc
-	return out
+	return ks
 }
 
 // shouldDrop reports whether to switch a ciphertext of noise a from level t

@@ -152,6 +152,7 @@ type Params struct {
 	h        uint64 // slot generator: κ_h rotates the slots by one (see Encoder)
 	digits   [][]int
 	rns      []levelTables // per level, see rns.go
+	ksLog    []float64     // per level, key switching's noise (ksLogEnergy)
 	logQP    float64
 	secure   bool
 }
@@ -226,6 +227,9 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 		return nil, fmt.Errorf("bgv params %q: %w", lit.Name, err)
 	}
 	pr.buildRNSTables()
+	for t := range pr.q {
+		pr.ksLog = append(pr.ksLog, pr.ksLogEnergy(t))
+	}
 	return pr, nil
 }
 

@@ -2,7 +2,6 @@ package bgv
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -121,33 +120,66 @@ type NoiseError struct {
 	// noise bound and log2 Q at that level; it needs Bound < LogQ - 2.
 	Level       int
 	Bound, LogQ float64
-	// TopPrimeBits is log2 of the top prime, the size of a prime added to
-	// the chain.
-	TopPrimeBits float64
-	Err          error
+	// Needed is the number of primes with which fresh inputs run the
+	// circuit by the noise model: the chain's, then copies of its top
+	// prime (primesNeeded); 0 if more than maxExtraPrimes copies.
+	Needed int
+	Err    error
 }
 
 // ShortBits is how many bits of modulus the failing value lacks.
 func (e *NoiseError) ShortBits() float64 { return e.Bound - (e.LogQ - 2) }
 
-// PrimesNeeded is a lower bound on the primes the circuit needs: those
-// available plus the failing value's shortfall in primes of the top
-// prime's size (nodes after it may need more).
-func (e *NoiseError) PrimesNeeded() int {
-	return e.InputLevel + 1 + int(math.Ceil(e.ShortBits()/e.TopPrimeBits))
-}
-
 func (e *NoiseError) Error() string {
+	needs := fmt.Sprintf("more than %d primes", e.InputLevel+1+maxExtraPrimes)
+	if e.Needed > 0 {
+		needs = fmt.Sprintf("%d primes", e.Needed)
+	}
 	where := fmt.Sprintf("node %d (%v", e.Node, e.Op)
 	if e.Pos != "" {
 		where += ", " + e.Pos
 	}
-	return fmt.Sprintf("circuit %q needs at least %d primes by the noise model (%.1f bits short at %s)); %s has %d for inputs at level %d: %v",
-		e.Circuit, e.PrimesNeeded(), e.ShortBits(), where, e.Params, e.InputLevel+1, e.InputLevel, e.Err)
+	return fmt.Sprintf("circuit %q needs %s by the noise model, %s has %d for inputs at level %d: %s) is %.1f bits short: %v",
+		e.Circuit, needs, e.Params, e.InputLevel+1, e.InputLevel, where, e.ShortBits(), e.Err)
 }
 
 // Unwrap returns ErrDepth and the failing operation's error.
 func (e *NoiseError) Unwrap() []error { return []error{ErrDepth, e.Err} }
+
+// maxExtraPrimes bounds primesNeeded's search.
+const maxExtraPrimes = 64
+
+// primesNeeded returns the smallest number of primes, more than have, with
+// which fresh inputs (FreshState) at the top run c by the noise model: the
+// chain's own primes first, then the chain extended by copies of its top
+// prime (noiseOnly); 0 if maxExtraPrimes copies do not suffice.
+func (pr *Params) primesNeeded(c *ir.Circuit, have int) int {
+	for k := have + 1; k <= len(pr.q)+maxExtraPrimes; k++ {
+		ext := pr
+		if k > len(pr.q) {
+			ext = pr.noiseOnly(k - len(pr.q))
+		}
+		if _, err := ext.simulate(c, ext.freshInputs(c, k-1), false); err == nil {
+			return k
+		}
+	}
+	return 0
+}
+
+// noiseOnly returns a copy of pr for the noise model only (no rings, no
+// transforms: any ciphertext operation on it panics) whose chain has extra
+// more copies of the top prime; their key-switching noise is the top
+// level's (it stays far below the rounding floor).
+func (pr *Params) noiseOnly(extra int) *Params {
+	ext := &Params{lit: pr.lit, m: pr.m, n: pr.n, d: pr.d, slots: pr.slots, p: pr.p,
+		q: append([]uint64(nil), pr.q...), ksLog: append([]float64(nil), pr.ksLog...)}
+	top := len(pr.q) - 1
+	for range extra {
+		ext.q = append(ext.q, pr.q[top])
+		ext.ksLog = append(ext.ksLog, pr.ksLog[top])
+	}
+	return ext
+}
 
 // Simulate runs the executor's noise and level bookkeeping over c, without
 // ciphertexts: inputs[k] is the state of input bit k (the layout of
@@ -158,6 +190,12 @@ func (e *NoiseError) Unwrap() []error { return []error{ErrDepth, e.Err} }
 // estimate (the executor only checks products: a sum past the modulus
 // would silently corrupt the run).
 func (pr *Params) Simulate(c *ir.Circuit, inputs []NoiseState) ([]NoiseState, error) {
+	return pr.simulate(c, inputs, true)
+}
+
+// simulate is Simulate; count says whether a *NoiseError counts the primes
+// needed (primesNeeded, which simulates without counting).
+func (pr *Params) simulate(c *ir.Circuit, inputs []NoiseState, count bool) ([]NoiseState, error) {
 	if len(inputs) != c.NumInputBits() {
 		return nil, fmt.Errorf("circuit %q takes %d input bits, got %d states", c.Name, c.NumInputBits(), len(inputs))
 	}
@@ -197,9 +235,12 @@ func (pr *Params) Simulate(c *ir.Circuit, inputs []NoiseState) ([]NoiseState, er
 				n.Op, pr.boundOf(fail.Noise), fail.Level, pr.logQ(fail.Level), ErrNoiseBudget)
 		}
 		if err != nil {
-			return nil, &NoiseError{Circuit: c.Name, Params: pr.Name(), Node: ir.NodeID(i), Op: n.Op, Pos: n.Pos,
-				InputLevel: top, Level: fail.Level, Bound: pr.boundOf(fail.Noise), LogQ: pr.logQ(fail.Level),
-				TopPrimeBits: math.Log2(float64(pr.q[pr.MaxLevel()])), Err: err}
+			ne := &NoiseError{Circuit: c.Name, Params: pr.Name(), Node: ir.NodeID(i), Op: n.Op, Pos: n.Pos,
+				InputLevel: top, Level: fail.Level, Bound: pr.boundOf(fail.Noise), LogQ: pr.logQ(fail.Level), Err: err}
+			if count {
+				ne.Needed = pr.primesNeeded(c, top+1)
+			}
+			return nil, ne
 		}
 	}
 	var outs []NoiseState
@@ -249,7 +290,7 @@ func (pr *Params) LevelForCircuit(c *ir.Circuit) (int, error) {
 		return 0, err
 	}
 	for t := 0; t < pr.MaxLevel(); t++ {
-		if pr.CheckCircuitAt(c, t) == nil {
+		if _, err := pr.simulate(c, pr.freshInputs(c, t), false); err == nil {
 			return t, nil
 		}
 	}

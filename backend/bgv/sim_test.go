@@ -83,11 +83,22 @@ func TestSimulateRefusesWideXor(t *testing.T) {
 	if !errors.As(err, &ne) || !errors.Is(err, ErrDepth) || !errors.Is(err, ErrNoiseBudget) {
 		t.Fatalf("CheckCircuit: %v", err)
 	}
-	if ne.Op != ir.OpAnd || ne.PrimesNeeded() <= k.pr.MaxLevel()+1 || ne.ShortBits() <= 0 ||
+	if ne.Op != ir.OpAnd || ne.Needed <= k.pr.MaxLevel()+1 || ne.ShortBits() <= 0 ||
 		!strings.Contains(err.Error(), "primes by the noise model") || !strings.Contains(err.Error(), ne.Pos) || ne.Pos == "" {
 		t.Errorf("CheckCircuit: %v (%+v)", err, ne)
 	}
 	t.Log(err)
+	// Needed primes (the chain extended by copies of its top prime) run
+	// it, one fewer does not.
+	for extra, ok := range map[int]bool{ne.Needed - len(k.pr.q): true, ne.Needed - len(k.pr.q) - 1: false} {
+		ext := k.pr
+		if extra > 0 {
+			ext = k.pr.noiseOnly(extra)
+		}
+		if err := ext.CheckCircuit(c); (err == nil) != ok {
+			t.Errorf("%d primes: %v", len(ext.q), err)
+		}
+	}
 	if _, lerr := k.pr.LevelForCircuit(c); !errors.As(lerr, &ne) {
 		t.Errorf("LevelForCircuit: %v", lerr)
 	}
