@@ -46,9 +46,18 @@
 //   - rotate.go: exact GF(2^d) slot rotations for gcd(d, ℓ) > 1 (two
 //     automorphisms and a wrap mask), SlotRotationElements, AddAutoKeys.
 //   - noise.go: the noise estimate every ciphertext carries (GHS 3.3) and the
-//     depth check (DepthAvailable, CheckDepth).
+//     AND-depth figures (DepthAvailable, CheckDepth, LevelFor) of a chain of
+//     products.
+//   - sim.go: the level and noise rules of the Evaluator's operations as
+//     functions of NoiseState, which the kernels use, and Simulate, which
+//     runs them over a circuit through the executor's own gate expansions:
+//     the pre-run check (CheckCircuit, CheckInputs, LevelForCircuit) predicts
+//     exactly where a run refuses a product, and NoiseError says which node
+//     and how many primes the circuit needs.
+//   - gates.go: the gates' GF(2) expansions (LUTs by their ANF), generic
+//     over ciphertexts (the executor) and noise states (the simulation).
 //   - executor.go: Backend, the bit-sliced circuit executor
-//     (backend.Evaluator), CircuitDepth and CheckCircuit.
+//     (backend.Evaluator), and CircuitDepth.
 
 // # Evaluation order
 //

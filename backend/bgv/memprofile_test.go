@@ -26,7 +26,7 @@ import (
 //
 // HCC_BGV_MEMCIRCUIT (default ../../../shared/circuits/adder64.txt) picks
 // the circuit and HCC_BGV_MEMLEVEL the input level (default: the top, the
-// worst case; the CLI encrypts at Params.LevelFor(depth)). Outputs are
+// worst case; the CLI encrypts at Params.LevelForCircuit). Outputs are
 // checked against the plaintext simulator in slot 0.
 func TestRunMemoryM65537(t *testing.T) {
 	path := os.Getenv("HCC_BGV_MEMPROFILE")

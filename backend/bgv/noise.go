@@ -340,7 +340,10 @@ func (pr *Params) DepthAvailableAt(t int) int {
 // LevelFor returns the lowest level whose DepthAvailableAt is at least
 // depth, the top level if none is: inputs encrypted there make every
 // product cheaper (fewer primes) and the ciphertexts smaller, at no cost in
-// correctness (the noise policy would drop the unused levels anyway).
+// correctness (the noise policy would drop the unused levels anyway). It
+// sees only the AND-depth, not the sums between products, which can need
+// more (wide XORs: AES needs more primes than its depth suggests); for a
+// circuit, LevelForCircuit simulates the run itself.
 func (pr *Params) LevelFor(depth int) int {
 	for t := 0; t < pr.MaxLevel(); t++ {
 		if pr.DepthAvailableAt(t) >= depth {

@@ -292,7 +292,7 @@ func (en *Encryptor) encryptTo(pt BinaryPoly, L int, ct *Ciphertext) {
 // the top-level encryption restricted to p_0..p_t, which is valid modulo Q_t
 // with the same (fresh) noise; no modulus switch, so none of its rounding
 // noise, and only t+1 rows are computed. Inputs of a circuit whose depth a
-// lower level supports (Params.LevelFor) are smaller and every product on
+// lower level supports (Params.LevelForCircuit) are smaller and every product on
 // them cheaper.
 func (en *Encryptor) EncryptAtLevel(pt BinaryPoly, t int) (*Ciphertext, error) {
 	if t < 0 || t > en.params.MaxLevel() {

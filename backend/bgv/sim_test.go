@@ -169,7 +169,7 @@ func randomGateCircuit(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circui
 // TestSimulateMatchesRun: on random circuits the simulation of the actual
 // input ciphertexts' states gives every output ciphertext's level and
 // noise estimate exactly (the same code): at ToyM257Deep, where they all
-// run (inputs switched down to level 40, so that products are cheaper and
+// run (inputs switched down to level 28, so that products are cheaper and
 // the inputs carry a rounding term), and at ToyM257, where most are refused and the run fails at the
 // node the simulation names.
 func TestSimulateMatchesRun(t *testing.T) {
@@ -178,9 +178,13 @@ func TestSimulateMatchesRun(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		mask := uint64(1)<<uint(k.enc.Slots()) - 1
 		ran, refused := 0, 0
-		for trial := 0; trial < 10; trial++ {
+		trials := 10
+		if lit.Name == ToyM257DeepLiteral.Name {
+			trials = 6 // products at its levels cost several times more
+		}
+		for trial := 0; trial < trials; trial++ {
 			c := randomGateCircuit(t, rng, 8, 30+8*trial)
-			sim, outs, want, simErr, runErr := simRun(t, k, c, min(k.pr.MaxLevel(), 40), rng)
+			sim, outs, want, simErr, runErr := simRun(t, k, c, min(k.pr.MaxLevel(), 28), rng)
 			if simErr != nil {
 				var ne *NoiseError
 				var re *runtime.NodeError
@@ -215,7 +219,7 @@ func TestSimulateMatchesRun(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d circuits ran as simulated, %d refused", lit.Name, ran, refused)
-		if lit.Name == ToyM257DeepLiteral.Name && ran < 8 || lit.Name == ToyM257Literal.Name && (ran < 1 || refused < 3) {
+		if lit.Name == ToyM257DeepLiteral.Name && ran < 5 || lit.Name == ToyM257Literal.Name && (ran < 1 || refused < 3) {
 			t.Errorf("%s: %d ran, %d refused: the test compares too little", lit.Name, ran, refused)
 		}
 	}
