@@ -28,7 +28,7 @@ var bgvAutoSets = []string{"M8191", "M65537"}
 const bgvParamsHelp = "bgv: run picks the smallest secure set whose AND-depth and slots suffice, " +
 	"M8191 (depth 6, 630 slots, ~25 ms per AND, eval key 1.4 MB, <= 330 KB per input bit) else " +
 	"M65537 (depth 41, 2048 slots, 0.14-0.7 s per AND as the depth grows, eval key ~94 MB, <= 23 MB per input bit; " +
-	"adder64 at depth 7 takes ~1 min); inputs are encrypted at the lowest level the circuit's depth needs; " +
+	"adder64 at depth 7 takes ~1 min); inputs are encrypted at the lowest level at which the noise model's simulation of the circuit succeeds; " +
 	"keygen, which sees no circuit, takes M65537"
 
 // bgvParams resolves --params for BGV. An empty name picks the first of
@@ -114,18 +114,20 @@ func newBGVClient(pr *bgv.Params, sk *bgv.SecretKey) (*bgvClient, error) {
 	return &bgvClient{bgvCodec: bgvCodec{pr}, enc: enc, sk: sk}, nil
 }
 
-// encrypt encrypts the inputs of c (encryptAt) at the lowest level whose
-// depth suffices for c compiled as eval compiles it (compileBGV is
-// deterministic); a circuit too deep for the chain fails here already.
+// encrypt encrypts the inputs of c (encryptAt) at the lowest level at which
+// the noise model's simulation of c, compiled as eval compiles it
+// (compileBGV is deterministic), succeeds; a circuit the chain cannot carry
+// fails here already, with the node and the primes it needs.
 func (k *bgvClient) encrypt(c *ir.Circuit, instances [][]bool) ([]backend.Ciphertext, error) {
 	d, err := optimize.ForDepth().Run(c)
 	if err != nil {
 		return nil, fmt.Errorf("compiling %q: %w", c.Name, err)
 	}
-	if err := k.pr.CheckCircuit(d); err != nil {
+	level, err := k.pr.LevelForCircuit(d)
+	if err != nil {
 		return nil, err
 	}
-	return k.encryptAt(instances, k.pr.LevelFor(bgv.CircuitDepth(d)))
+	return k.encryptAt(instances, level)
 }
 
 // encryptAt returns one ciphertext per input bit at level: slot j of
