@@ -3,6 +3,7 @@ package bgv
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,20 +13,21 @@ import (
 	"github.com/hcc-fhe/hcc/runtime"
 )
 
-// wideXorCircuit has layers of 16 wires, each wire of the next layer the
-// XOR of 16 products of the current one: AND-depth layers, but every
-// product's operands are sums of 16 products that share noise, whose
-// estimate grows by about log2(16) bits per layer beyond a product chain's.
-func wideXorCircuit(t testing.TB, layers int) *ir.Circuit {
+// wideXorCircuit has layers of width wires, each wire of the next layer
+// the XOR of width products of the current one: AND-depth layers, but every
+// product's operands are sums of width products that share noise, whose
+// estimate grows by about log2(width) bits per layer beyond a product
+// chain's.
+func wideXorCircuit(t testing.TB, layers, width int) *ir.Circuit {
 	b := ir.NewBuilder("widexor")
-	w := b.Input("x", 16, false)
+	w := b.Input("x", width, false)
 	for l := 0; l < layers; l++ {
 		next := make([]ir.NodeID, len(w))
 		for i := range next {
-			b.SetPos("widexor.hdl:" + string(rune('1'+l)) + ":" + string(rune('a'+i)))
-			acc := b.And(w[0], w[(i+1)%16])
-			for j := 1; j < 16; j++ {
-				acc = b.Xor(acc, b.And(w[j], w[(i+j+1)%16]))
+			b.SetPos(fmt.Sprintf("widexor.hdl:%d:%d", l+1, i+1))
+			acc := b.And(w[0], w[(i+1)%width])
+			for j := 1; j < width; j++ {
+				acc = b.Xor(acc, b.And(w[j], w[(i+j+1)%width]))
 			}
 			next[i] = acc
 		}
@@ -74,7 +76,7 @@ type uint64Outputs = []uint64
 // inputs names.
 func TestSimulateRefusesWideXor(t *testing.T) {
 	k := newTestKit(t, ToyM257Literal)
-	c := wideXorCircuit(t, 8)
+	c := wideXorCircuit(t, 8, 32)
 	if err := k.pr.CheckDepth(CircuitDepth(c)); err != nil {
 		t.Fatalf("the AND-depth check should pass: %v", err)
 	}
