@@ -276,7 +276,9 @@ func splitComma(s string) []string {
 
 // TestNoiseSumRuleM65537 measures every 8th node of two AES rounds at
 // M65537 with the adopted sum rule, inputs at LevelForCircuit (opt-in,
-// HCC_BGV_SUMRULES=m65537: minutes, a few GB).
+// HCC_BGV_SUMRULES=m65537: about 5 minutes on 2 cores, up to 18 GB RSS, since every
+// value stays alive until its last use). Measured: 684 nodes, smallest
+// margin 0.80 bits, median 2.6.
 func TestNoiseSumRuleM65537(t *testing.T) {
 	if os.Getenv("HCC_BGV_SUMRULES") != "m65537" {
 		t.Skip("set HCC_BGV_SUMRULES=m65537 (minutes)")

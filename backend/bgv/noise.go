@@ -55,14 +55,18 @@ import (
 // to four runs each, inputs at LevelForCircuit), the smallest margin of the
 // bound over the measured noise was 0.61-1.38 bits with ρ = 1, 0.79-1.32
 // with ρ = 0.25 (the smallest margins sit at early XORs and at products
-// near level 0, where the sum rule hardly matters), and -3.1 bits (the bound 3.1 bits BELOW the noise, wide XORs
-// after a few products) with ρ = 0: the products' noises are not
-// independent (plaintext bits and the shared s are in every one of them).
+// near level 0, where the sum rule hardly matters), and -3.1 bits (the
+// bound below the noise, wide XORs after a few products) with ρ = 0: the
+// products' noises are not independent (plaintext bits and the shared s
+// are in every one of them). At M65537 (TestNoiseSumRuleM65537, two AES
+// rounds, every 8th node) ρ = 0.25 left at least 0.80 bits, median 2.6.
 // For 16 equal terms ρ = 0.25 gives 1.3-1.5 bits above independent
 // energies; for k > 1/ρ² terms it tends to ρ²·k², coherent-like. ρ = 0.25
 // is the largest value (of 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5) with which
 // the simulation fits both AES circuits in M65537's 22 primes (aes128
-// after optimize.ForDepth needs ρ <= 0.25, aes128_lowdepth ρ <= 0.4).
+// after optimize.ForDepth needs ρ <= 0.25, aes128_lowdepth ρ <= 0.4; with
+// more the chain reaches level 0 early and needs 30). aes128_lowdepth then
+// ran encrypted at M65537 and decrypted correctly (docs/bgv-noise.md).
 //
 // hi is the estimate that decides (NoiseBound, the refusal of a product
 // that would not decrypt). The factors were measured at m = 257: with 4
@@ -371,7 +375,7 @@ func (pr *Params) DepthAvailableAt(t int) int {
 // product cheaper (fewer primes) and the ciphertexts smaller, at no cost in
 // correctness (the noise policy would drop the unused levels anyway). It
 // sees only the AND-depth, not the sums between products, which can need
-// more (wide XORs: AES needs more primes than its depth suggests); for a
+// more (wide XORs of products); for a
 // circuit, LevelForCircuit simulates the run itself.
 func (pr *Params) LevelFor(depth int) int {
 	for t := 0; t < pr.MaxLevel(); t++ {
