@@ -175,10 +175,10 @@ func TestEvalLUTToy(t *testing.T) {
 // noise agrees), so "no error in 500 gates" would fail about 1.5 % of honest
 // runs. There the test counts wrong gates instead and fails when the count
 // is not credible under the model: more than maxChainErrors, whose
-// probability under Binomial(500, p_gate) is below 10^-6 (4 today). It is a
-// coarse check there: a noise bug making 2 % of gates fail is caught in 97 %
-// of runs, one at 0.5 % rarely; the exact failure figures come from Table 3's
-// noise measurement.
+// probability under Binomial(500, p_gate) is below 10^-6 (2 today, at
+// p_gate = 2^-15.1). It is a coarse check there: a noise bug making 2 % of
+// gates fail is caught in 99.7 % of runs, one at 0.5 % in about half; the
+// exact failure figures come from Table 3's noise measurement.
 func TestRandomChain500(t *testing.T) {
 	t.Run(STD128_LOWFAIL_T.Name, func(t *testing.T) {
 		if n := randomChainErrors(t, STD128_LOWFAIL_T, 500); n != 0 {
