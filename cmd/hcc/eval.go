@@ -147,19 +147,26 @@ func predictedFailure(p fhew.Params, d *ir.Circuit) string {
 // the run's stats on stderr (and progress when stderr is a terminal).
 // Interrupts cancel the run.
 func runFHEW(e *cmdEnv, w *workflowFlags, d *ir.Circuit, be *fhew.Backend, in []backend.Ciphertext) ([]backend.Ciphertext, error) {
-	if w.threads < 1 {
-		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
-	}
-	opts := hccrt.Options{Threads: w.threads, ReleaseInputs: true} // nothing reads the inputs after the run
-	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
-		opts.Progress = f
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	outs, stats, err := hccrt.Run(ctx, d, be, in, opts)
+	outs, stats, err := runOn(e, w, d, be, in)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(e.stderr, "evaluated: %v\n", stats)
 	return outs, nil
+}
+
+// runOn is the runtime call both backends share: --threads, progress on a
+// terminal, interrupts cancel, and the inputs are released as the run goes
+// (nothing reads them afterwards).
+func runOn(e *cmdEnv, w *workflowFlags, d *ir.Circuit, be backend.Evaluator, in []backend.Ciphertext) ([]backend.Ciphertext, hccrt.Stats, error) {
+	if w.threads < 1 {
+		return nil, hccrt.Stats{}, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
+	}
+	opts := hccrt.Options{Threads: w.threads, ReleaseInputs: true}
+	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
+		opts.Progress = f
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return hccrt.Run(ctx, d, be, in, opts)
 }

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/ir"
-	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
 // newBGVKeys draws a secret key and the evaluation keys the bit-sliced
@@ -37,16 +33,7 @@ func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []
 	if err := ev.Params().CheckInputs(d, cts); err != nil {
 		return nil, err
 	}
-	if w.threads < 1 {
-		return nil, fmt.Errorf("--threads must be at least 1, got %d", w.threads)
-	}
-	opts := hccrt.Options{Threads: w.threads, ReleaseInputs: true} // nothing reads the inputs after the run
-	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
-		opts.Progress = f
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	outs, st, err := hccrt.Run(ctx, d, bgv.NewBackend(ev), in, opts)
+	outs, st, err := runOn(e, w, d, bgv.NewBackend(ev), in)
 	if err != nil {
 		return nil, err
 	}
