@@ -44,6 +44,19 @@ type lutKey struct {
 	table    uint64
 }
 
+// newLUTKey returns the cache key of a k-input table at plaintext spacing
+// slots, with the bits beyond 2^k cleared so that equal functions share it;
+// ok is false when k is out of range.
+func newLUTKey(slots int, table uint64, k int) (key lutKey, ok bool) {
+	if k < 1 || k > MaxLUTInputs {
+		return lutKey{}, false
+	}
+	if k < 6 {
+		table &= (uint64(1) << (1 << uint(k))) - 1
+	}
+	return lutKey{slots, k, table}, true
+}
+
 type lutEntry struct {
 	spec LUTSpec
 	gs   gateSpec // spec in the evaluator's form, reused by the plan (findPlan)
@@ -62,13 +75,11 @@ func weightChoices(slots int) []int {
 // findLUTEntry searches all weight vectors for the cheapest (smallest Σ w²)
 // evaluation of table at plaintext spacing slots; results are cached.
 func findLUTEntry(slots int, table uint64, k int) lutEntry {
-	if k < 1 || k > MaxLUTInputs {
+	key, ok := newLUTKey(slots, table, k)
+	if !ok {
 		return lutEntry{}
 	}
-	if k < 6 {
-		table &= (uint64(1) << (1 << uint(k))) - 1
-	}
-	key := lutKey{slots, k, table}
+	table = key.table
 	if e, ok := lutCache.Load(key); ok {
 		return e.(lutEntry)
 	}

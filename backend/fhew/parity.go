@@ -46,13 +46,11 @@ var planCache sync.Map // lutKey -> lutPlan
 // whichever has the smaller Σw²/d² (the noise relative to the margin; ties
 // go to the larger d, whose key-switching and rounding noise weigh less).
 func findPlan(slots int, table uint64, k int) lutPlan {
-	if k < 1 || k > MaxLUTInputs {
+	key, ok := newLUTKey(slots, table, k)
+	if !ok {
 		return lutPlan{}
 	}
-	if k < 6 {
-		table &= (uint64(1) << (1 << uint(k))) - 1
-	}
-	key := lutKey{slots, k, table}
+	table = key.table
 	if pl, ok := planCache.Load(key); ok {
 		return pl.(lutPlan)
 	}
