@@ -6,7 +6,8 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"math/rand/v2"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // This file holds keys, encryption and decryption with plaintext modulus 2
@@ -18,9 +19,10 @@ import (
 // Σ_i c_i·s^i = μ + 2e (mod Q_t), μ the plaintext, e small.
 
 // Sampler draws the randomness of key generation and encryption from a
-// ChaCha8 stream (a CSPRNG). Not safe for concurrent use: one per goroutine.
+// ring.PRNG stream (AES-256-CTR, a CSPRNG with a full security margin). Not
+// safe for concurrent use: one per goroutine.
 type Sampler struct {
-	rng *rand.ChaCha8
+	rng *ring.PRNG
 }
 
 // NewSampler returns a sampler seeded from crypto/rand.
@@ -33,7 +35,7 @@ func NewSampler() *Sampler {
 }
 
 // NewSamplerFromSeed returns a deterministic sampler (tests, reproducible runs).
-func NewSamplerFromSeed(seed [32]byte) *Sampler { return &Sampler{rng: rand.NewChaCha8(seed)} }
+func NewSamplerFromSeed(seed [32]byte) *Sampler { return &Sampler{rng: ring.NewPRNG(seed)} }
 
 // ternary returns n coefficients uniform in {-1, 0, 1}.
 func (s *Sampler) ternary(n int) []int64 {

@@ -5,10 +5,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/rand/v2"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
-// Seed is a 32-byte seed of the ChaCha8 CSPRNG. Public uniform parts of keys
+// Seed is a 32-byte seed of the AES-256-CTR generator ring.PRNG. Public uniform parts of keys
 // are derived from a stored Seed, so key files need not hold them.
 type Seed [32]byte
 
@@ -22,14 +23,14 @@ func NewSeed() (Seed, error) {
 }
 
 // derive returns the seed of an independent stream labelled (domain, index):
-// the parent seed with the label mixed in by one ChaCha8 draw, so streams of
+// the parent seed with the label mixed in, expanded by one ring.PRNG draw, so streams of
 // different keys never overlap.
 func (s Seed) derive(domain uint64, index uint64) Seed {
 	var mix [32]byte
 	copy(mix[:], s[:])
 	binary.LittleEndian.PutUint64(mix[0:], binary.LittleEndian.Uint64(s[0:])^domain)
 	binary.LittleEndian.PutUint64(mix[8:], binary.LittleEndian.Uint64(s[8:])^index)
-	c := rand.NewChaCha8(mix)
+	c := ring.NewPRNG(mix)
 	var out Seed
 	for i := 0; i < 4; i++ {
 		binary.LittleEndian.PutUint64(out[8*i:], c.Uint64())
@@ -46,13 +47,13 @@ const (
 	domainNoise
 )
 
-// prng is a ChaCha8 stream (a CSPRNG) with the samplers FHEW needs. Not safe
+// prng is a ring.PRNG stream (AES-256-CTR) with the samplers FHEW needs. Not safe
 // for concurrent use; each key-generation task owns one.
 type prng struct {
-	c *rand.ChaCha8
+	c *ring.PRNG
 }
 
-func newPRNG(s Seed) *prng { return &prng{c: rand.NewChaCha8(s)} }
+func newPRNG(s Seed) *prng { return &prng{c: ring.NewPRNG(s)} }
 
 // uniformMod fills out with uniform residues mod q (rejection sampling on
 // 32-bit draws, so there is no modulo bias).

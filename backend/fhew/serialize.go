@@ -25,8 +25,11 @@ import (
 // and z as int8.
 
 const (
-	fileMagic   = "HCCFHEW\x00"
-	fileVersion = 2 // 2: the literal records Slots (P); version-1 files could not hold P = 8 sets
+	fileMagic = "HCCFHEW\x00"
+	// 2: the literal records Slots (P); version-1 files could not hold P = 8 sets.
+	// 3: seeds expand through AES-256-CTR (ring.PRNG) instead of ChaCha8, so a
+	// version-2 seed would regenerate different keys.
+	fileVersion = 3
 	kindEvalKey = 1
 	kindSecret  = 2
 )
