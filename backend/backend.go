@@ -33,6 +33,21 @@ type Capabilities struct {
 	// FHEW) one node of op takes; the runtime counts progress and statistics
 	// with it. Nil means one for every op but NOT, constants and inputs.
 	Cost func(op ir.Op) int
+	// CostName names what Cost counts, in the plural, as progress lines and
+	// statistics print it: "bootstraps" (FHEW), "multiplications" (BGV).
+	CostName string
+}
+
+// OpCostName returns c.CostName; when it is empty, "bootstraps" if Cost is
+// nil (the default counts bootstrapped ops) and "costly operations" if not.
+func (c Capabilities) OpCostName() string {
+	switch {
+	case c.CostName != "":
+		return c.CostName
+	case c.Cost == nil:
+		return "bootstraps"
+	}
+	return "costly operations"
 }
 
 // OpCost returns c.Cost(op), or the default when Cost is nil.

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,7 +27,7 @@ type Options struct {
 	// Threads bounds the number of nodes evaluated at once (>= 1).
 	Threads int
 	// Progress, if non-nil, receives a progress line while the run goes on
-	// (done/total bootstraps, rate, ETA). Pass os.Stderr only when it is a
+	// (done/total costly operations, named by the backend, rate, ETA). Pass os.Stderr only when it is a
 	// terminal (see IsTerminal); nil keeps the run quiet.
 	Progress io.Writer
 	// ProgressEvery is the refresh interval (default 250 ms).
@@ -40,34 +41,88 @@ type Options struct {
 
 // Stats summarise a finished run.
 type Stats struct {
-	Nodes      int           // nodes evaluated (gates and constants)
-	Bootstraps int           // bootstraps (the backend's Capabilities.Cost summed over the nodes)
-	Wall       time.Duration // elapsed time of the whole run
-	Busy       time.Duration // summed time workers spent inside Eval
-	Threads    int
+	Nodes int // nodes evaluated (gates and constants)
+	// Costly is the number of the backend's costly operations (its
+	// Capabilities.Cost summed over the nodes), and CostName what they are,
+	// in the plural: "bootstraps" for FHEW, "multiplications" for BGV.
+	Costly   int
+	CostName string
+	Wall     time.Duration // elapsed time of the whole run
+	// Busy is the summed wall time workers spent inside Eval. It counts the
+	// time a worker waited for the operating system to run its thread, so on
+	// a loaded machine it can be Threads × Wall while the process got half
+	// of that in CPU time; CPU is what the process actually received.
+	Busy time.Duration
+	// CPU is the process's CPU time (user + system, all threads, the
+	// garbage collector included) received between the start and the end of
+	// the run, from getrusage(RUSAGE_SELF); CPUKnown is false on platforms
+	// without it.
+	CPU      time.Duration
+	CPUKnown bool
+	Threads  int
 }
 
-// PerBootstrap is the average wall time per bootstrap.
-func (s Stats) PerBootstrap() time.Duration {
-	if s.Bootstraps == 0 {
+// PerOp is the average wall time per costly operation (0 without any).
+func (s Stats) PerOp() time.Duration {
+	if s.Costly == 0 {
 		return 0
 	}
-	return s.Wall / time.Duration(s.Bootstraps)
+	return s.Wall / time.Duration(s.Costly)
 }
 
-// Efficiency is busy time / (threads × wall): 1 means every thread was busy
-// for the whole run.
+// Efficiency is busy time / (threads × wall): 1 means every worker was
+// inside Eval for the whole run (whether or not the operating system ran
+// it; compare CPUShare). It is 0 for a run without costly operations,
+// where it measures nothing but bookkeeping.
 func (s Stats) Efficiency() float64 {
-	if s.Wall <= 0 || s.Threads == 0 {
+	if s.Wall <= 0 || s.Threads == 0 || s.Costly == 0 {
 		return 0
 	}
 	return float64(s.Busy) / (float64(s.Threads) * float64(s.Wall))
 }
 
-// String renders the stats for the CLI.
+// CPUShare is the CPU time received / (threads × wall): 1 means the
+// process had a core per thread for the whole run. Below Efficiency, the
+// workers were runnable but not running (a loaded machine). It is 0 when
+// CPU is unknown or the run had no costly operations.
+func (s Stats) CPUShare() float64 {
+	if !s.CPUKnown || s.Wall <= 0 || s.Threads == 0 || s.Costly == 0 {
+		return 0
+	}
+	return float64(s.CPU) / (float64(s.Threads) * float64(s.Wall))
+}
+
+// String renders the stats for the CLI, e.g. "85 bootstraps in 1.6s (19ms
+// per bootstrap), 2 threads: busy 3.2s (100% of 2 × wall), CPU received
+// 1.6s (50%)": busy workers that received half the CPU they could use, on
+// a loaded machine. A run without costly operations reports its nodes and
+// time only.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d bootstraps in %v (%v per bootstrap), %d threads, parallel efficiency %.0f%%",
-		s.Bootstraps, s.Wall.Round(time.Millisecond), s.PerBootstrap().Round(time.Microsecond), s.Threads, 100*s.Efficiency())
+	name := s.CostName
+	if name == "" {
+		name = "costly operations"
+	}
+	wall := s.Wall.Round(time.Millisecond)
+	if s.Costly == 0 {
+		return fmt.Sprintf("no %s: %d nodes in %v, %d threads", name, s.Nodes, wall, s.Threads)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d %s in %v (%v per %s), %d threads: busy %v (%.0f%% of %d × wall)",
+		s.Costly, name, wall, s.PerOp().Round(time.Microsecond), singular(name), s.Threads,
+		s.Busy.Round(time.Millisecond), 100*s.Efficiency(), s.Threads)
+	if s.CPUKnown {
+		fmt.Fprintf(&sb, ", CPU received %v (%.0f%%)", s.CPU.Round(time.Millisecond), 100*s.CPUShare())
+	}
+	return sb.String()
+}
+
+// singular turns the plural cost names ("bootstraps", "multiplications")
+// into the unit of a per-operation time.
+func singular(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name[:len(name)-1]
+	}
+	return name
 }
 
 // NodeError reports the node at which a run failed.
@@ -107,7 +162,7 @@ func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []back
 	}
 	threads := max(opts.Threads, 1)
 	s := newSchedule(c, caps.OpCost, !opts.ReleaseInputs)
-	r := &run{c: c, s: s, cost: caps.OpCost, ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
+	r := &run{c: c, s: s, cost: caps.OpCost, costName: caps.OpCostName(), ct: make([]backend.Ciphertext, len(c.Nodes)), workers: make(chan backend.Worker, threads)}
 	for i := 0; i < threads; i++ {
 		r.workers <- ev.NewWorker()
 	}
@@ -120,6 +175,7 @@ func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []back
 		}
 	}
 
+	cpu0, cpuKnown := processCPU()
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(threads)
@@ -163,7 +219,10 @@ loop:
 		err = cerr
 	}
 	stopProgress()
-	stats := Stats{Nodes: total, Bootstraps: s.bootstraps, Wall: time.Since(start), Busy: time.Duration(r.busy.Load()), Threads: threads}
+	stats := Stats{Nodes: total, Costly: s.costly, CostName: r.costName, Wall: time.Since(start), Busy: time.Duration(r.busy.Load()), Threads: threads}
+	if cpu1, ok := processCPU(); ok && cpuKnown {
+		stats.CPU, stats.CPUKnown = cpu1-cpu0, true
+	}
 	if err != nil {
 		return nil, stats, err
 	}
@@ -177,16 +236,18 @@ loop:
 }
 
 type run struct {
-	c      *ir.Circuit
-	s      *schedule
-	cost   func(ir.Op) int
-	ct     []backend.Ciphertext
-	inputs []backend.Ciphertext // the caller's, cleared only with ReleaseInputs
+	c    *ir.Circuit
+	s    *schedule
+	cost func(ir.Op) int
+	// costName is what cost counts ("bootstraps"), for the progress line.
+	costName string
+	ct       []backend.Ciphertext
+	inputs   []backend.Ciphertext // the caller's, cleared only with ReleaseInputs
 	// inputIndex maps an INPUT node to its position in inputs.
 	inputIndex map[ir.NodeID]int
 	workers    chan backend.Worker
 	busy       atomic.Int64 // nanoseconds inside Eval
-	done       atomic.Int64 // bootstraps finished
+	done       atomic.Int64 // costly operations finished
 	freeMu     sync.Mutex
 	free       []backend.Ciphertext // released ciphertexts for reuse
 }

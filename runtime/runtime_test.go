@@ -135,7 +135,7 @@ func TestRunMatchesEvaluator(t *testing.T) {
 					t.Fatalf("iter %d threads %d: output bit %d = %#x, want %#x", iter, threads, k, got, want[k])
 				}
 			}
-			if st.Threads != threads || st.Bootstraps > st.Nodes {
+			if st.Threads != threads || st.Costly > st.Nodes {
 				t.Fatalf("bad stats %+v", st)
 			}
 		}
@@ -231,7 +231,7 @@ func TestRunRejectsUnsupported(t *testing.T) {
 
 func TestProgressLine(t *testing.T) {
 	var buf bytes.Buffer
-	writeProgress(&buf, 50, 200, 10*time.Second)
+	writeProgress(&buf, 50, 200, "bootstraps", 10*time.Second)
 	if got := buf.String(); !strings.Contains(got, "50/200 bootstraps (25%), 5.0/s, ETA 30s") {
 		t.Errorf("progress line %q", got)
 	}
@@ -267,8 +267,8 @@ func TestRunCountsBackendCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Bootstraps != tc.want {
-			t.Errorf("%s: %d bootstraps, want %d", tc.name, st.Bootstraps, tc.want)
+		if st.Costly != tc.want {
+			t.Errorf("%s: %d bootstraps, want %d", tc.name, st.Costly, tc.want)
 		}
 	}
 }

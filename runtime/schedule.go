@@ -9,12 +9,12 @@ import (
 // schedule is the static dataflow information of a circuit: who consumes
 // each node and how many fanins each gate still waits for.
 type schedule struct {
-	consumers  [][]ir.NodeID  // gates reading each node (once per distinct reader)
-	pending    []atomic.Int32 // fanins not yet computed, per node
-	remaining  []atomic.Int32 // consumers not yet run, per node; outputs hold one extra
-	initial    []ir.NodeID    // gates and constants whose fanins are all inputs
-	gates      int            // nodes the run evaluates (gates and constants)
-	bootstraps int            // summed backend cost of all nodes
+	consumers [][]ir.NodeID  // gates reading each node (once per distinct reader)
+	pending   []atomic.Int32 // fanins not yet computed, per node
+	remaining []atomic.Int32 // consumers not yet run, per node; outputs hold one extra
+	initial   []ir.NodeID    // gates and constants whose fanins are all inputs
+	gates     int            // nodes the run evaluates (gates and constants)
+	costly    int            // summed backend cost of all nodes
 }
 
 // newSchedule builds c's dataflow tables; with keepInputs, input ciphertexts
@@ -31,7 +31,7 @@ func newSchedule(c *ir.Circuit, cost func(ir.Op) int, keepInputs bool) *schedule
 			continue
 		}
 		s.gates++
-		s.bootstraps += cost(n.Op)
+		s.costly += cost(n.Op)
 		waiting := int32(0)
 		for j, x := range n.In {
 			s.remaining[x].Add(1)

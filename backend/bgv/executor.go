@@ -38,9 +38,10 @@ func (b *Backend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{
 		Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor,
 			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity},
-		LUT:   lutAll{},
-		Slots: b.ev.params.slots,
-		Cost:  MulCost,
+		LUT:      lutAll{},
+		Slots:    b.ev.params.slots,
+		Cost:     MulCost,
+		CostName: "multiplications",
 	}
 }
 

@@ -42,7 +42,7 @@ func TestExecutorAllOps(t *testing.T) {
 	c := allOpsCircuit(t)
 	be := NewBackend(k.ev)
 	caps := be.Capabilities()
-	if caps.Slots != 16 || !caps.Supports(ir.OpLUT) || !caps.LUT.CanEvalLUT(0x8000, 4) {
+	if caps.Slots != 16 || !caps.Supports(ir.OpLUT) || !caps.LUT.CanEvalLUT(0x8000, 4) || caps.OpCostName() != "multiplications" {
 		t.Fatalf("capabilities %+v", caps)
 	}
 	if d := CircuitDepth(c); d != 3 { // the 6-input LUT has degree <= 6: depth 3

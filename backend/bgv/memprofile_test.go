@@ -120,7 +120,7 @@ func TestRunMemoryM65537(t *testing.T) {
 	var ms goruntime.MemStats
 	goruntime.ReadMemStats(&ms)
 	t.Logf("%s at level %d: %d multiplications in %v; largest live heap sampled %d MB, Sys %d MB",
-		d.Name, level, st.Bootstraps, time.Since(t0).Round(time.Millisecond), maxLive>>20, ms.Sys>>20)
+		d.Name, level, st.Costly, time.Since(t0).Round(time.Millisecond), maxLive>>20, ms.Sys>>20)
 	want := d.EvalBits(in)
 	for i, o := range outs {
 		if got := de.Decrypt(o.(*Ciphertext)).Bit(0); uint64(got) != want[i]&1 {

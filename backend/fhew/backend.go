@@ -184,7 +184,7 @@ var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpN
 // Capabilities implements backend.Evaluator: every gate op, LUTs within the
 // target's bound, one circuit instance per ciphertext.
 func (b *Backend) Capabilities() backend.Capabilities {
-	return backend.Capabilities{Ops: append([]ir.Op(nil), nativeOps...), LUT: b.lut, Slots: 1, Cost: b.lut.GateBootstraps}
+	return backend.Capabilities{Ops: append([]ir.Op(nil), nativeOps...), LUT: b.lut, Slots: 1, Cost: b.lut.GateBootstraps, CostName: "bootstraps"}
 }
 
 // NewWorker implements backend.Evaluator: a worker owns one Scratch and one

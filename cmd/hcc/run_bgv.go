@@ -37,12 +37,7 @@ func runBGV(e *cmdEnv, w *workflowFlags, d *ir.Circuit, ev *bgv.Evaluator, in []
 	if err != nil {
 		return nil, err
 	}
-	per := time.Duration(0)
-	if st.Bootstraps > 0 {
-		per = st.Wall / time.Duration(st.Bootstraps)
-	}
-	fmt.Fprintf(e.stderr, "evaluated: %d multiplications in %v (%v per multiplication, %d slots), %d threads, parallel efficiency %.0f%%\n",
-		st.Bootstraps, st.Wall.Round(time.Millisecond), per.Round(time.Microsecond), ev.Params().Slots(), st.Threads, 100*st.Efficiency())
+	fmt.Fprintf(e.stderr, "evaluated (%d slots): %v\n", ev.Params().Slots(), st)
 	return outs, nil
 }
 
