@@ -134,23 +134,40 @@ type ParamsLiteral struct {
 	// Insecure marks toy sets: NewParams refuses them unless running under
 	// `go test` or the caller allows insecure sets explicitly.
 	Insecure bool
+	// BelowTarget marks a set kept only to reproduce a published table that
+	// does not reach hcc's 128-bit security target (Security says by how
+	// much). It loads like a secure set but is listed apart from the
+	// 128-bit sets (ReproductionNames) and is never a default.
+	BelowTarget bool
+	// Security is the set's security statement with its source, as printed
+	// by `hcc keygen --help` and collected in docs/params.md.
+	Security string
 }
 
 // Named parameter sets. The comments say where each number comes from.
 var (
-	// STD128_LMKCDEY_G is Table 2 of the seed paper (OpenFHE 1.2.0's
-	// STD128_LMKCDEY): Gaussian LWE secret (σ = 3.19), n = 446, q = 1024,
-	// Q_ks = 8192, N = 1024, log Q = 28, B_g = 2^10, B_ks = 32. The RLWE
-	// secret is ternary as in OpenFHE (its ring key is always ternary). The
-	// approximate decomposition drops the lowest digit (OpenFHE's LMKCDEY
-	// keys skip it). Default w = 7, the paper's best window for Signed; use
-	// WithMethod(MethodLMKCDEY, 10) for the paper's LMKCDEY row. Q is the
-	// largest 28-bit prime ≡ 1 mod 2048.
+	// STD128_LMKCDEY_G is Table 2 of the seed paper, i.e. OpenFHE v1.1.x's
+	// STD128_LMKCDEY (OpenFHE v1.2.0 already changed it to n = 447,
+	// Q_ks = 2^14, B_g = 2^10, Q 28 bits with N = 1024): Gaussian LWE secret
+	// (σ = 3.19), n = 446, q = 1024, Q_ks = 8192, N = 1024, log Q = 28,
+	// B_g = 2^10, B_ks = 32. The RLWE secret is ternary as in OpenFHE (its
+	// ring key is always ternary). The approximate decomposition drops the
+	// lowest digit (OpenFHE's LMKCDEY keys skip it). Default w = 7, the
+	// paper's best window for Signed; use WithMethod(MethodLMKCDEY, 10) for
+	// the paper's LMKCDEY row. Q is the largest 28-bit prime ≡ 1 mod 2048.
+	//
+	// Kept to reproduce the paper, it is NOT a 128-bit set: its 28-bit ring
+	// modulus is above the 27 bits the HE standard allows at N = 1024 for
+	// 128-bit security (ternary secret), which puts the ring part at about
+	// 123 bits, and it fails about 2^-15 per gate (measured and predicted).
 	STD128_LMKCDEY_G = ParamsLiteral{
 		Name: "STD128_LMKCDEY_G", Method: MethodSigned,
 		LWESecret: SecretGaussian, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 446, LWEModulus: 1024, LogN: 10, Q: 268369921,
 		LogBg: 10, DropLowestDigit: true, QKS: 8192, LogBKS: 5, Window: 7,
+		BelowTarget: true,
+		Security: "below 128 bits: ring log Q = 28 > 27 (HE standard, N = 1024, ternary), about 123 bits; " +
+			"LWE n = 446, Q_ks = 2^13 as OpenFHE v1.1.x rated 128-bit; paper reproduction only",
 	}
 	// STD128_T is OpenFHE v1.5.1's STD128_LMKCDEY: uniform ternary secrets,
 	// n = 581, q = 1024, N = 1024, Q = 134215681 (27 bits), B_g = 2^9 with
@@ -161,6 +178,8 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 581, LWEModulus: 1024, LogN: 10, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 15, LogBKS: 5, Window: 10,
+		Security: "128 bits: OpenFHE v1.5.1 STD128_LMKCDEY (LWE n = 581, Q_ks = 2^15, ternary); " +
+			"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 	}
 	// STD128_GINX is OpenFHE v1.5.1's STD128 (the GINX baseline): ternary,
 	// n = 556, q = 2048, N = 1024, Q = 134215681, B_g = 2^7 with four digits
@@ -170,6 +189,8 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 556, LWEModulus: 2048, LogN: 10, Q: 134215681,
 		LogBg: 7, DropLowestDigit: true, QKS: 1 << 15, LogBKS: 5, Window: 10,
+		Security: "128 bits: OpenFHE v1.5.1 STD128 (LWE n = 556, Q_ks = 2^15, ternary); " +
+			"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 	}
 	// STD128_LOWFAIL3_T is STD128_LOWFAIL_T with plaintext spacing P = 8:
 	// AND3, OR3, MUX and every function of a sum of up to three inputs take
@@ -181,14 +202,18 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
 		LogBg: 7, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+		Security: "128 bits: LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary); " +
+			"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 	}
 	// STD128_LOWFAIL_T is hcc's low-failure set. Its noise is dominated by
 	// the key-switching noise (N·d_ks·σ² over Q_ks²) and the round-to-odd
 	// noise (n·Var(s)/3 over (2q)²), so it raises Q_ks to 2^16 and keeps
 	// q = 1024: the LWE part (ternary n = 595, Q_ks = 2^16, B_ks = 64) is
-	// OpenFHE v1.5.1's STD128_3, which OpenFHE rates 128-bit; the ring part
-	// (N = 1024, Q = 134215681, B_g = 2^9, lowest digit dropped, w = 10) is
-	// STD128_T's. Predicted failure (Params.SumFailureLog2): 2^-247 for AND
+	// OpenFHE v1.5.1's STD128_3, which OpenFHE rates 128-bit (OpenFHE uses
+	// q = 2048 there; q only sets the public modulus switch, not the LWE
+	// instance mod Q_ks that carries the security); the ring is STD128_T's
+	// (N = 1024, Q = 134215681) with OpenFHE STD128_3's gadget B_g = 2^7
+	// (four digits, the lowest dropped), w = 10. Predicted failure (Params.SumFailureLog2): 2^-247 for AND
 	// and the other two-input gates, 2^-229 for MAJORITY, and 2^-657 for
 	// XOR, which runs on 2,2 with the phase shift of parity.go (margin 1/4).
 	STD128_LOWFAIL_T = ParamsLiteral{
@@ -196,6 +221,8 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
 		LogBg: 7, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10,
+		Security: "128 bits: LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary); " +
+			"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 	}
 	// ToySigned is an insecure set for fast tests (a few ms per gate):
 	// n = 64, N = 512, Q = 134215681 (27 bits, ≡ 1 mod 1024), B_g = 2^9.
@@ -204,6 +231,7 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 64, LWEModulus: 512, LogN: 9, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 4, Insecure: true,
+		Security: "none: toy set for tests (and --insecure) only",
 	}
 	// ToyGaussian is ToySigned with a Gaussian LWE secret, to exercise the
 	// automorphism methods on arbitrary secrets. Insecure.
@@ -212,6 +240,7 @@ var (
 		LWESecret: SecretGaussian, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 32, LWEModulus: 512, LogN: 9, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 5, Insecure: true,
+		Security: "none: toy set for tests (and --insecure) only",
 	}
 	// ToySlots8 is ToySigned with plaintext spacing P = 8. Insecure.
 	ToySlots8 = ParamsLiteral{
@@ -219,6 +248,7 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 64, LWEModulus: 512, LogN: 9, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 4, Slots: 8, Insecure: true,
+		Security: "none: toy set for tests (and --insecure) only",
 	}
 	// ToyGINX is ToySigned for the ternary GINX blind rotation. Insecure.
 	ToyGINX = ParamsLiteral{
@@ -226,6 +256,7 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 64, LWEModulus: 1024, LogN: 9, Q: 134215681,
 		LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 1, Insecure: true,
+		Security: "none: toy set for tests (and --insecure) only",
 	}
 )
 
@@ -249,6 +280,38 @@ func Names() []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// withoutLabels is l without its descriptive fields (BelowTarget,
+// Security), which key files do not record: the part that defines the scheme.
+func (l ParamsLiteral) withoutLabels() ParamsLiteral {
+	l.BelowTarget, l.Security = false, ""
+	return l
+}
+
+// SecureNames returns the predefined sets that reach 128-bit security (not
+// Insecure, not BelowTarget), sorted.
+func SecureNames() []string {
+	return namesWhere(func(l ParamsLiteral) bool { return !l.Insecure && !l.BelowTarget })
+}
+
+// ReproductionNames returns the predefined sets kept to reproduce published
+// tables that fall short of 128-bit security (BelowTarget), sorted.
+func ReproductionNames() []string {
+	return namesWhere(func(l ParamsLiteral) bool { return !l.Insecure && l.BelowTarget })
+}
+
+// InsecureNames returns the predefined test-only (Toy) sets, sorted.
+func InsecureNames() []string { return namesWhere(func(l ParamsLiteral) bool { return l.Insecure }) }
+
+func namesWhere(keep func(ParamsLiteral) bool) []string {
+	var out []string
+	for _, name := range Names() {
+		if keep(namedSets[name]) {
+			out = append(out, name)
+		}
+	}
 	return out
 }
 
