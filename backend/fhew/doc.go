@@ -48,6 +48,8 @@
 //
 // EvaluationKey.MarshalBinary / ReadEvaluationKey and the SecretKey
 // counterparts use a checksummed format bound to the parameter set; the
-// public uniform parts are regenerated from the seed. MeasureTable3Row and
-// MeasureFigure2 produce the paper's Table 3 and Figure 2 on this machine.
+// public uniform parts are regenerated from the seed. Package fhewbench
+// measures the paper's Table 3 and Figure 2 on this machine, through the
+// hooks in measure.go (SumNoise, Params.FailureLog2AtStd,
+// Evaluator.BlindRotationKernels).
 package fhew

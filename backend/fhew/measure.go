@@ -1,408 +1,126 @@
 package fhew
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
-	"sort"
-	"strconv"
-	"sync"
-	"time"
 )
 
-// Measurement tooling for the seed paper's Table 3 and Figure 2 on this
-// machine (used by `hcc bench fhew`). Every function generates fresh keys
-// from crypto/rand.
+// Hooks for measuring the scheme from outside the package (the paper's
+// Table 3 and Figure 2 live in fhewbench): the raw sums of a noise
+// measurement, which goroutines measuring shares of the samples add up, the
+// Gaussian failure probability at a given noise level, and the two kernels
+// of a blind rotation, to time them one at a time. They expose no key
+// material and no internal layout.
 
-// MeasureOptions configures a measurement.
-type MeasureOptions struct {
-	// NAND is the number of timed NAND gates (after one warm-up gate per
-	// goroutine).
-	NAND int
-	// NoiseSamples is the number of two-input gate sums whose noise is
-	// measured (each takes two bootstraps); 0 skips the noise measurement.
-	NoiseSamples int
-	// Threads is the number of goroutines sharing one evaluator (each with
-	// its own scratch); 0 means 1. With more than one, NAND times are
-	// latencies under contention and Table3Row.NANDPerSec the throughput.
-	Threads int
-	// Progress, if not nil, is told after each gate how far the current
-	// stage ("keygen", "nand", "noise", ...) is. It may be called from
-	// several goroutines at once and must be cheap.
-	Progress func(stage string, done, total int)
+// NoiseSums are the raw sums of a noise measurement (see MeasureNoise):
+// sums over disjoint samples on the same key set add field by field (Add),
+// so several goroutines can each measure a share and Measurement combines
+// them into one NoiseMeasurement.
+type NoiseSums struct {
+	// Samples is the number of two-input sums measured.
+	Samples int
+	// Output2 is the sum of the squared errors of the 2·Samples bootstrapped
+	// ciphertexts, Gate2 that of the Samples two-input sums at the
+	// blind-rotation input, in circle units.
+	Output2, Gate2 float64
+	// Automorphisms and Bootstraps count the bootstraps' automorphisms and
+	// the bootstraps (fresh random α each time, so their ratio estimates
+	// Theorems 1-2).
+	Automorphisms, Bootstraps int
 }
 
-func (o MeasureOptions) threads() int {
-	if o.Threads < 1 {
-		return 1
-	}
-	return o.Threads
+// Add adds the sums of another share of samples to s.
+func (s *NoiseSums) Add(t NoiseSums) {
+	s.Samples += t.Samples
+	s.Output2 += t.Output2
+	s.Gate2 += t.Gate2
+	s.Automorphisms += t.Automorphisms
+	s.Bootstraps += t.Bootstraps
 }
 
-func (o MeasureOptions) progress(stage string, done, total int) {
-	if o.Progress != nil {
-		o.Progress(stage, done, total)
+// Measurement turns the sums into standard deviations and the failure
+// probability at p's margin; with no samples it is the zero measurement.
+func (s NoiseSums) Measurement(p Params) NoiseMeasurement {
+	if s.Samples < 1 {
+		return NoiseMeasurement{}
 	}
+	m := NoiseMeasurement{Samples: s.Samples, OutputStd: math.Sqrt(s.Output2 / float64(2*s.Samples)),
+		GateStd: math.Sqrt(s.Gate2 / float64(s.Samples))}
+	m.Log2Failure = p.FailureLog2AtStd(m.GateStd)
+	return m
 }
 
-// Table3Row is one (parameter set, method) row of Table 3.
-type Table3Row struct {
-	// Set, Method and Window identify the row (Set is the base set's name,
-	// without WithMethod's suffix).
-	Set    string
-	Method Method
-	Window int
-	// Threads is the number of goroutines that timed NAND gates.
-	Threads int
-	// NAND time over the timed gates, in milliseconds.
-	NANDMeanMs, NANDMedianMs float64
-	// NANDPerSec is the NAND throughput over all goroutines.
-	NANDPerSec float64
-	// WrongNAND counts timed NAND gates that decrypted wrongly.
-	WrongNAND int
-	// Key sizes in MB (10^6 bytes): blind-rotation keys (RGSW and
-	// automorphism keys) and the whole evaluation key in memory, and the
-	// evaluation-key file (public uniform parts regenerated from a seed).
-	BRKeyMB, EvalKeyMB, FileMB float64
-	// KeyGenSec is the evaluation-key generation time.
-	KeyGenSec float64
-	// Noise is the measured noise (MeasureNoise).
-	Noise NoiseMeasurement
-	// Log2FailureLo and Log2FailureHi bound Noise.Log2Failure by the
-	// sampling error of the measured standard deviation (95%, normal
-	// approximation σ·(1 ± 1.96/√(2·samples))).
-	Log2FailureLo, Log2FailureHi float64
-	// Model predictions (Params.Noise, Params.GateFailureLog2 for weights
-	// 1, 1) in the units of Noise.
-	ModelOutputStd, ModelGateStd, ModelLog2Failure float64
-	// Automorphisms per bootstrap: measured (fresh random inputs, averaged
-	// over the timed and the noise bootstraps), by Theorem 1/2, and the
-	// exact expectation of the implemented loop (autosByAlgorithm).
-	AutosMeasured, AutosTheorem, AutosAlgorithm float64
-}
+// FailureLog2AtStd returns log2 P(|e| > 1/(2P)) for a centred Gaussian
+// error e of standard deviation std (circle units): the failure probability
+// of a two-input gate whose blind-rotation input has that noise.
+func (p Params) FailureLog2AtStd(std float64) float64 { return log2GaussTail(p.margin() / std) }
 
-// baseName strips WithMethod's "/method/w" suffix.
-func baseName(name string) string {
-	for i := 0; i < len(name); i++ {
-		if name[i] == '/' {
-			return name[:i]
-		}
-	}
-	return name
-}
-
-// MeasureTable3Row generates keys for p, times nand NAND gates (after one
-// warm-up) and measures the noise over noiseSamples gates, single-threaded.
-func MeasureTable3Row(p Params, nand, noiseSamples int) (Table3Row, error) {
-	return MeasureTable3(p, MeasureOptions{NAND: nand, NoiseSamples: noiseSamples})
-}
-
-// measuredKeys is a fresh key set with its generation time.
-type measuredKeys struct {
-	sk  *SecretKey
-	ek  *EvaluationKey
-	ev  *Evaluator
-	sec float64
-}
-
-func genMeasuredKeys(p Params) (measuredKeys, error) {
-	sk, err := NewSecretKey(p)
-	if err != nil {
-		return measuredKeys{}, fmt.Errorf("fhew: secret key for %s: %w", p.lit.Name, err)
-	}
-	start := time.Now()
-	ek, err := GenEvaluationKey(sk)
-	if err != nil {
-		return measuredKeys{}, fmt.Errorf("fhew: evaluation key for %s: %w", p.lit.Name, err)
-	}
-	sec := time.Since(start).Seconds()
-	ev, err := NewEvaluator(p, ek)
-	if err != nil {
-		return measuredKeys{}, err
-	}
-	return measuredKeys{sk: sk, ek: ek, ev: ev, sec: sec}, nil
-}
-
-// MeasureTable3 measures one row of Table 3 for p with fresh keys.
-func MeasureTable3(p Params, opt MeasureOptions) (Table3Row, error) {
-	row := Table3Row{Set: baseName(p.lit.Name), Method: p.lit.Method, Window: p.window, Threads: opt.threads()}
-	opt.progress("keygen", 0, 1)
-	k, err := genMeasuredKeys(p)
-	if err != nil {
-		return row, err
-	}
-	opt.progress("keygen", 1, 1)
-	row.KeyGenSec = k.sec
-	br, total := k.ek.SizeBytes()
-	row.BRKeyMB, row.EvalKeyMB = float64(br)/1e6, float64(total)/1e6
-	data, err := k.ek.MarshalBinary()
-	if err != nil {
-		return row, fmt.Errorf("fhew: marshal evaluation key of %s: %w", p.lit.Name, err)
-	}
-	row.FileMB = float64(len(data)) / 1e6
-	data = nil
-
-	times, autos, wall, wrong, err := timeNAND(k, opt)
-	if err != nil {
-		return row, err
-	}
-	row.NANDMeanMs, row.NANDMedianMs = meanMedian(times)
-	row.WrongNAND = wrong
-	row.NANDPerSec = float64(len(times)) / wall
-	row.AutosMeasured = autos
-	m := p.Noise()
-	row.AutosTheorem = m.ExpectedAutomorphisms
-	row.AutosAlgorithm = autosByAlgorithm(p)
-	row.ModelOutputStd = math.Sqrt(m.Output)
-	row.ModelGateStd = math.Sqrt(2*m.Output + m.KeySwitch + m.Rounding)
-	row.ModelLog2Failure = p.GateFailureLog2([]int{1, 1})
-	if opt.NoiseSamples > 0 {
-		var ns noiseSums
-		if row.Noise, ns, err = measureNoise(k.sk, k.ev, opt.NoiseSamples, opt.threads(), opt.Progress); err != nil {
-			return row, err
-		}
-		// Average the automorphism count over every bootstrap run.
-		nb := float64(len(times)) + float64(ns.bootstraps)
-		row.AutosMeasured = (row.AutosMeasured*float64(len(times)) + float64(ns.automorphisms)) / nb
-		d := 1.96 / math.Sqrt(2*float64(opt.NoiseSamples))
-		row.Log2FailureLo = log2GaussTail(p.margin() / (row.Noise.GateStd * (1 - d)))
-		row.Log2FailureHi = log2GaussTail(p.margin() / (row.Noise.GateStd * (1 + d)))
-	}
-	return row, nil
-}
-
-// inputPool holds fresh encryptions of random bit pairs, so that timed
-// gates see fresh random α (the automorphism count, and with it the time,
-// depends on α) without timing the encryption.
-type inputPool struct {
-	x, y []*Ciphertext
-	nand []int
-}
-
-// maxPool caps the pool: inputs are reused cyclically beyond it.
-const maxPool = 256
-
-func newInputPool(enc *Encryptor, size int) *inputPool {
-	size = max(1, min(size, maxPool))
-	pl := &inputPool{}
-	for i := 0; i < size; i++ {
-		var r [1]byte
-		enc.r.c.Read(r[:])
-		a, b := int(r[0]&1), int(r[0]>>1&1)
-		pl.x = append(pl.x, enc.EncryptNew(a))
-		pl.y = append(pl.y, enc.EncryptNew(b))
-		pl.nand = append(pl.nand, 1-a&b)
-	}
-	return pl
-}
-
-// get returns the i-th input pair (cyclically) and their NAND.
-func (pl *inputPool) get(i int) (x, y *Ciphertext, nand int) {
-	i %= len(pl.x)
-	return pl.x[i], pl.y[i], pl.nand[i]
-}
-
-// timeNAND times opt.NAND NAND gates on opt.Threads goroutines sharing
-// k.ev, checking every result. It returns the per-gate times in ms, the
-// automorphisms per bootstrap, the wall time in seconds and the number of
-// wrong results (a high-failure set such as STD128_LMKCDEY_G fails about
-// once in 2^15 gates: counted, not fatal).
-func timeNAND(k measuredKeys, opt MeasureOptions) (times []float64, autos, wall float64, wrong int, err error) {
-	p := k.ev.params
-	threads := opt.threads()
-	times = make([]float64, opt.NAND)
-	var (
-		mu         sync.Mutex
-		nAuto, nBS int
-		done       int
-	)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for t := 0; t < threads; t++ {
-		enc, e := NewEncryptor(k.sk)
-		if e != nil {
-			return nil, 0, 0, 0, e
-		}
-		wg.Add(1)
-		go func(t int) {
-			defer wg.Done()
-			sc := NewScratch(p)
-			pool := newInputPool(enc, len(times)/threads+1)
-			out := NewCiphertext(p)
-			k.ev.NAND(pool.x[0], pool.y[0], out, sc) // warm-up
-			sc.automorphisms, sc.bootstraps = 0, 0
-			for i, j := t, 0; i < len(times); i, j = i+threads, j+1 {
-				x, y, want := pool.get(j)
-				t0 := time.Now()
-				k.ev.NAND(x, y, out, sc)
-				times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
-				b, e := k.sk.Decrypt(out)
-				mu.Lock()
-				if e != nil || b != want {
-					wrong++
-				}
-				done++
-				d := done
-				mu.Unlock()
-				opt.progress("nand", d, len(times))
-			}
-			a, n := sc.Automorphisms()
-			mu.Lock()
-			nAuto, nBS = nAuto+a, nBS+n
-			mu.Unlock()
-		}(t)
-	}
-	wg.Wait()
-	wall = time.Since(start).Seconds()
-	if nBS > 0 {
-		autos = float64(nAuto) / float64(nBS)
-	}
-	return times, autos, wall, wrong, nil
-}
-
-// measureNoise is MeasureNoise split over threads goroutines; it also
-// returns the raw sums (for the automorphism counts).
-func measureNoise(sk *SecretKey, ev *Evaluator, count, threads int, progress func(string, int, int)) (NoiseMeasurement, noiseSums, error) {
+// SumNoise bootstraps 2·count fresh encryptions under sk and sums their
+// squared output errors, then forms count two-input sums of those outputs
+// and sums the squared errors at the blind-rotation input, decrypting with
+// sk. done, if not nil, is called after each sample. count 0 gives zero
+// sums (a goroutine's empty share).
+func SumNoise(sk *SecretKey, ev *Evaluator, count int, done func()) (NoiseSums, error) {
+	ns := NoiseSums{Samples: count}
 	p := ev.params
-	var total noiseSums
 	if sk.params.lit != p.lit {
-		return NoiseMeasurement{}, total, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
+		return NoiseSums{}, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
 	}
-	if count < 1 {
-		return NoiseMeasurement{}, total, fmt.Errorf("fhew: need at least one noise sample, got %d", count)
+	if count < 0 {
+		return NoiseSums{}, fmt.Errorf("fhew: negative noise sample count %d", count)
 	}
-	var (
-		mu       sync.Mutex
-		done     int
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	tick := func() {
-		mu.Lock()
-		done++
-		d := done
-		mu.Unlock()
-		if progress != nil {
-			progress("noise", d, count)
+	enc, err := NewEncryptor(sk)
+	if err != nil {
+		return NoiseSums{}, err
+	}
+	sc := NewScratch(p)
+	x, y := NewCiphertext(p), NewCiphertext(p)
+	qks, M := float64(p.qks), p.M
+	for i := 0; i < count; i++ {
+		bx, by := i&1, (i>>1)&1
+		ev.Bootstrap(enc.EncryptNew(bx), x, sc)
+		ev.Bootstrap(enc.EncryptNew(by), y, sc)
+		for _, e := range []float64{float64(sk.NoiseOf(x, bx)), float64(sk.NoiseOf(y, by))} {
+			ns.Output2 += e * e / (qks * qks)
+		}
+		in := [2]*Ciphertext{x, y}
+		combine(p.params, in[:], []int8{1, 1}, 0, sc)
+		beta := prepareBlindRotation(p.params, ev.ek.ksk, sc)
+		phase := beta
+		for j, a := range sc.alpha {
+			phase += int(a) * int(sk.s[j])
+		}
+		d := ((phase-(bx+by)*M/p.slots)%M + M) % M
+		if d >= M/2 {
+			d -= M
+		}
+		e := float64(d) / float64(M)
+		ns.Gate2 += e * e
+		if done != nil {
+			done()
 		}
 	}
-	for t := 0; t < threads; t++ {
-		c := count / threads
-		if t < count%threads {
-			c++
-		}
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			ns, err := sumNoise(sk, ev, c, tick)
-			mu.Lock()
-			defer mu.Unlock()
-			total.out2 += ns.out2
-			total.gate2 += ns.gate2
-			total.automorphisms += ns.automorphisms
-			total.bootstraps += ns.bootstraps
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}(c)
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return NoiseMeasurement{}, total, firstErr
-	}
-	m := NoiseMeasurement{Samples: count, OutputStd: math.Sqrt(total.out2 / float64(2*count)), GateStd: math.Sqrt(total.gate2 / float64(count))}
-	m.Log2Failure = log2GaussTail(p.margin() / m.GateStd)
-	return m, total, nil
+	ns.Automorphisms, ns.Bootstraps = sc.Automorphisms()
+	return ns, nil
 }
 
-func meanMedian(xs []float64) (mean, median float64) {
-	if len(xs) == 0 {
-		return 0, 0
+// BlindRotationKernels returns two functions that each run one kernel of
+// the blind rotation on sc's accumulator, for timing them apart: one
+// external product with the RGSW key of coefficient 0, and one automorphism
+// ψ_g with key switching by ak_g (nil for GINX, which has none). The
+// accumulator is first filled with arbitrary residues: the kernels' cost
+// does not depend on the values, and sc is left holding garbage, so use a
+// scratch of its own. Neither function allocates.
+func (ev *Evaluator) BlindRotationKernels(sc *Scratch) (externalProductOnce, automorphismOnce func()) {
+	p := ev.params
+	for i := range sc.accB {
+		sc.accB[i] = uint32(i*2654435761) % p.Q
+		sc.accA[i] = uint32(i*40503+7) % p.Q
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	for _, x := range s {
-		mean += x
+	key := ev.ek.BlindRotationKey(0, false)
+	externalProductOnce = func() { externalProduct(p.params, sc.accB, sc.accA, key, sc) }
+	if p.lit.Method.usesAutomorphisms() {
+		automorphismOnce = func() { automorphism(p.params, sc.accB, sc.accA, p.autoIndex[1], ev.ek.auto[1], sc) }
 	}
-	mean /= float64(len(s))
-	median = s[len(s)/2]
-	if len(s)%2 == 0 {
-		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return mean, median
-}
-
-// Table3CSVHeader is the header line WriteTable3CSV writes.
-var Table3CSVHeader = []string{"set", "method", "w", "threads", "nand_mean_ms", "nand_median_ms", "nand_per_s",
-	"br_key_mb", "eval_key_mb", "file_mb", "keygen_s", "noise_samples", "output_std", "model_output_std",
-	"gate_std", "model_gate_std", "log2_failure", "log2_failure_lo", "log2_failure_hi", "model_log2_failure",
-	"autos", "autos_theorem", "autos_algorithm", "wrong_nand"}
-
-// WriteTable3CSV writes rows as CSV with a header line (Table3CSVHeader).
-// Noise standard deviations are fractions of the circle (the modulus).
-func WriteTable3CSV(w io.Writer, rows []Table3Row) error {
-	cw := csv.NewWriter(w)
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-	if err := cw.Write(Table3CSVHeader); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		rec := []string{r.Set, r.Method.String(), strconv.Itoa(r.Window), strconv.Itoa(r.Threads),
-			f(r.NANDMeanMs), f(r.NANDMedianMs), f(r.NANDPerSec),
-			f(r.BRKeyMB), f(r.EvalKeyMB), f(r.FileMB), f(r.KeyGenSec), strconv.Itoa(r.Noise.Samples),
-			g(r.Noise.OutputStd), g(r.ModelOutputStd), g(r.Noise.GateStd), g(r.ModelGateStd),
-			f(r.Noise.Log2Failure), f(r.Log2FailureLo), f(r.Log2FailureHi), f(r.ModelLog2Failure),
-			f(r.AutosMeasured), f(r.AutosTheorem), f(r.AutosAlgorithm), strconv.Itoa(r.WrongNAND)}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// autosByAlgorithm returns the expected number of automorphisms per blind
-// rotation of the loops in blindrot.go for uniformly random odd α: a
-// dynamic programme over the window counter v, treating the index buckets
-// as independently empty with probability (1 - k/(M/2))^n (k = 2 for
-// Signed's ±g^ℓ pairs, 1 for each of LMKCDEY's halves). Theorems 1 and 2
-// approximate the same count in closed form by charging each empty bucket
-// 1/w automorphisms independently, which overestimates it (e.g. 364 vs 347
-// for Signed and 502 vs 446 for LMKCDEY at n = 581, M = 2048, w = 10); this
-// is the prediction a measured average should match.
-func autosByAlgorithm(p Params) float64 {
-	q4, w := p.M/4, p.window
-	var pe float64
-	var halves int
-	switch p.lit.Method {
-	case MethodSigned:
-		pe, halves = math.Pow(1-2/float64(p.M/2), float64(p.n)), 1
-	case MethodLMKCDEY:
-		pe, halves = math.Pow(1-1/float64(p.M/2), float64(p.n)), 2
-	default:
-		return 0
-	}
-	dist := make([]float64, w+1) // dist[v] = P(window counter is v)
-	next := make([]float64, w+1)
-	dist[0] = 1
-	e := float64(halves - 1) // LMKCDEY's Auto_{-g} between the halves
-	for h := 0; h < halves; h++ {
-		for ell := q4 - 1; ell > 0; ell-- {
-			clear(next)
-			for v, pv := range dist[:w] {
-				if v+1 == w || ell == 1 {
-					e += pv
-					next[0] += pv
-					continue
-				}
-				e += pv * (1 - pe)
-				next[0] += pv * (1 - pe)
-				next[v+1] += pv * pe
-			}
-			dist, next = next, dist
-		}
-	}
-	return e
+	return externalProductOnce, automorphismOnce
 }

@@ -1,134 +1,104 @@
 package fhew
 
 import (
-	"bytes"
 	"math"
-	"strings"
-	"sync"
+	"slices"
 	"testing"
 )
 
-func TestMeasureTable3AndFigure2(t *testing.T) {
+// NoiseSums turns sums into the measurement's standard deviations, and
+// FailureLog2AtStd is the two-sided Gaussian tail beyond the margin 1/(2P).
+func TestNoiseSumsMeasurement(t *testing.T) {
 	p, err := NewParams(ToySigned)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row, err := MeasureTable3Row(p, 5, 20)
-	if err != nil {
-		t.Fatal(err)
+	var s NoiseSums
+	s.Add(NoiseSums{Samples: 1, Output2: 2 * 0.01, Gate2: 0.04, Automorphisms: 3, Bootstraps: 2})
+	s.Add(NoiseSums{Samples: 3, Output2: 6 * 0.01, Gate2: 3 * 0.04, Automorphisms: 5, Bootstraps: 6})
+	if s.Samples != 4 || s.Automorphisms != 8 || s.Bootstraps != 8 {
+		t.Fatalf("sums %+v", s)
 	}
-	if row.NANDMedianMs <= 0 || row.BRKeyMB <= 0 || row.FileMB <= 0 || row.FileMB >= row.EvalKeyMB ||
-		row.Noise.GateStd <= 0 || row.Noise.Log2Failure >= -20 || row.AutosMeasured <= 0 || row.AutosTheorem <= 0 {
-		t.Fatalf("implausible row %+v", row)
+	m := s.Measurement(p)
+	if math.Abs(m.OutputStd-0.1) > 1e-12 || math.Abs(m.GateStd-0.2) > 1e-12 || m.Samples != 4 || m.Log2Failure != p.FailureLog2AtStd(m.GateStd) {
+		t.Fatalf("measurement %+v", m)
 	}
-	var b bytes.Buffer
-	if err := WriteTable3CSV(&b, []Table3Row{row}); err != nil {
-		t.Fatal(err)
+	// P = 4: the margin is 1/8, so σ = 1/8 fails with P(|X| > σ) = erfc(1/√2).
+	if got, want := p.FailureLog2AtStd(0.125), math.Log2(math.Erfc(1/math.Sqrt2)); math.Abs(got-want) > 1e-12 {
+		t.Fatalf("FailureLog2AtStd(1/8) = %g, want %g", got, want)
 	}
-	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "ToySigned,Signed,4,") {
-		t.Fatalf("table CSV:\n%s", b.String())
-	}
-	pts, err := MeasureFigure2(p, []int{1, 4}, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pts) != 4 || pts[0].Method != MethodLMKCDEY || pts[3].Window != 4 {
-		t.Fatalf("figure points %+v", pts)
-	}
-	// A larger window never needs more automorphisms.
-	if pts[1].Autos > pts[0].Autos || pts[3].Autos > pts[2].Autos {
-		t.Fatalf("automorphisms grow with w: %+v", pts)
-	}
-	b.Reset()
-	if err := WriteFigure2CSV(&b, pts); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(b.String(), "\n"); n != 5 {
-		t.Fatalf("figure CSV has %d lines:\n%s", n, b.String())
+	if (NoiseSums{}).Measurement(p) != (NoiseMeasurement{}) {
+		t.Fatal("empty sums give a non-zero measurement")
 	}
 }
 
-func TestMeasureTable3Threads(t *testing.T) {
-	p, err := NewParams(ToySigned)
+func TestSumNoise(t *testing.T) {
+	k := kitFor(t, ToySigned)
+	calls := 0
+	a, err := SumNoise(k.sk, k.ev, 6, func() { calls++ })
 	if err != nil {
 		t.Fatal(err)
 	}
-	stages := map[string]int{}
-	var mu sync.Mutex
-	row, err := MeasureTable3(p, MeasureOptions{NAND: 6, NoiseSamples: 10, Threads: 2, Progress: func(s string, done, total int) {
-		mu.Lock()
-		stages[s] = max(stages[s], done)
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatal(err)
+	if calls != 6 || a.Samples != 6 || a.Bootstraps != 12 || a.Automorphisms <= 0 || a.Output2 <= 0 || a.Gate2 <= 0 {
+		t.Fatalf("sums %+v after %d calls", a, calls)
 	}
-	if row.Threads != 2 || row.NANDPerSec <= 0 || row.Noise.Samples != 10 {
-		t.Fatalf("row %+v", row)
+	// The gate noise stays within the model (as TestNoiseWithinModel, with
+	// a wide band for only 6 samples).
+	m := a.Measurement(k.p)
+	model := math.Sqrt(2*k.p.Noise().Output + k.p.Noise().KeySwitch + k.p.Noise().Rounding)
+	if m.GateStd < 0.2*model || m.GateStd > 3*model {
+		t.Fatalf("gate σ %.5f, model %.5f", m.GateStd, model)
 	}
-	if !(row.Log2FailureLo <= row.Noise.Log2Failure && row.Noise.Log2Failure <= row.Log2FailureHi) {
-		t.Fatalf("interval [%g, %g] misses %g", row.Log2FailureLo, row.Log2FailureHi, row.Noise.Log2Failure)
+	if z, err := SumNoise(k.sk, k.ev, 0, nil); err != nil || z != (NoiseSums{}) {
+		t.Fatalf("empty share: %+v, %v", z, err)
 	}
-	if row.ModelLog2Failure != p.GateFailureLog2([]int{1, 1}) || row.ModelGateStd <= row.ModelOutputStd {
-		t.Fatalf("model columns %+v", row)
+	if _, err := SumNoise(k.sk, k.ev, -1, nil); err == nil {
+		t.Fatal("negative count accepted")
 	}
-	if stages["keygen"] != 1 || stages["nand"] != 6 || stages["noise"] != 10 {
-		t.Fatalf("progress %v", stages)
+	other := kitFor(t, ToyGINX)
+	if _, err := SumNoise(k.sk, other.ev, 1, nil); err == nil {
+		t.Fatal("SumNoise accepted a key of another parameter set")
+	}
+	if _, err := MeasureNoise(k.sk, k.ev, 0); err == nil {
+		t.Fatal("MeasureNoise accepted zero samples")
 	}
 }
 
-func TestSignTest(t *testing.T) {
-	for _, c := range []struct {
-		k, n int
-		want float64
-	}{
-		{5, 10, 0},                          // capped at 1
-		{0, 10, math.Log2(2.0 / 1024)},      // 2·2^-10
-		{10, 10, math.Log2(2.0 / 1024)},     // symmetric
-		{1, 10, math.Log2(2.0 * 11 / 1024)}, // 2·(1+10)/2^10
-		{0, 0, 0},
-	} {
-		if got := signTestLog2P(c.k, c.n); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("signTestLog2P(%d, %d) = %g, want %g", c.k, c.n, got, c.want)
+// BlindRotationKernels runs exactly externalProduct with the RGSW key of
+// coefficient 0 and the automorphism ψ_g with ak_g (addressed here by
+// meaning, AutoKey(g)), without allocating.
+func TestBlindRotationKernels(t *testing.T) {
+	for _, lit := range []ParamsLiteral{ToySigned, ToyGaussian, ToyGINX} {
+		k := kitFor(t, lit)
+		p := k.p
+		sc := NewScratch(p)
+		ext, auto := k.ev.BlindRotationKernels(sc)
+		if (auto == nil) != (lit.Method == MethodGINX) {
+			t.Fatalf("%s: automorphism kernel %v for method %s", lit.Name, auto != nil, lit.Method)
 		}
-	}
-	cmp := compareRounds(Figure2Point{}, Figure2Point{}, []float64{1, 2, 3, 4}, []float64{2, 4, 3, 2})
-	if cmp.Rounds != 4 || cmp.AFaster != 2 || cmp.Ratio != 0.75 {
-		t.Fatalf("comparison %+v", cmp)
-	}
-}
-
-// The loop's expected automorphism count matches the dynamic programme
-// (checked against an independent simulation: 345.8 and 444.9 over 200
-// random α) and stays below the theorems' closed form.
-func TestAutosByAlgorithm(t *testing.T) {
-	base, err := NewParams(STD128_T)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lmk, err := base.WithMethod(MethodLMKCDEY, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		p    Params
-		want float64
-	}{{base, 347.22}, {lmk, 446.31}} {
-		got := autosByAlgorithm(c.p)
-		if math.Abs(got-c.want) > 0.01 || got >= c.p.Noise().ExpectedAutomorphisms {
-			t.Errorf("%s: %.2f, want %.2f (theorem %.1f)", c.p.Name(), got, c.want, c.p.Noise().ExpectedAutomorphisms)
+		ref := NewScratch(p)
+		copy(ref.accB, sc.accB)
+		copy(ref.accA, sc.accA)
+		ext()
+		externalProduct(p.params, ref.accB, ref.accA, k.ek.BlindRotationKey(0, false), ref)
+		if !slices.Equal(sc.accB, ref.accB) || !slices.Equal(sc.accA, ref.accA) {
+			t.Fatalf("%s: external product differs from the reference", lit.Name)
 		}
-	}
-	// Random α at a Toy set: the measured average is within a few percent.
-	p, err := NewParams(ToySigned)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := MeasureTable3(p, MeasureOptions{NAND: 10, NoiseSamples: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(row.AutosMeasured-row.AutosAlgorithm) > 0.05*row.AutosAlgorithm {
-		t.Errorf("measured %.1f automorphisms, algorithm %.1f", row.AutosMeasured, row.AutosAlgorithm)
+		if auto != nil {
+			before := slices.Clone(sc.accB)
+			auto()
+			automorphism(p.params, ref.accB, ref.accA, p.autoIndex[1], k.ek.AutoKey(p.autoGen), ref)
+			if !slices.Equal(sc.accB, ref.accB) || !slices.Equal(sc.accA, ref.accA) || slices.Equal(sc.accB, before) {
+				t.Fatalf("%s: automorphism differs from the reference", lit.Name)
+			}
+		}
+		if n := testing.AllocsPerRun(5, ext); n != 0 {
+			t.Errorf("%s: external product allocates %.0f times", lit.Name, n)
+		}
+		if auto != nil {
+			if n := testing.AllocsPerRun(5, auto); n != 0 {
+				t.Errorf("%s: automorphism allocates %.0f times", lit.Name, n)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package fhew
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -114,59 +115,15 @@ type NoiseMeasurement struct {
 
 // MeasureNoise bootstraps 2·count fresh encryptions under sk and measures
 // the output noise, then forms count two-input sums of those outputs and
-// measures the error at the blind-rotation input, decrypting with sk.
+// measures the error at the blind-rotation input, decrypting with sk
+// (SumNoise, then NoiseSums.Measurement).
 func MeasureNoise(sk *SecretKey, ev *Evaluator, count int) (NoiseMeasurement, error) {
-	m, _, err := measureNoise(sk, ev, count, 1, nil)
-	return m, err
-}
-
-// noiseSums holds the sums MeasureNoise accumulates.
-type noiseSums struct {
-	// out2 and gate2 are the sums of squared output errors (two per sample)
-	// and of squared errors of the sums at the blind-rotation input, in
-	// circle units.
-	out2, gate2 float64
-	// automorphisms and bootstraps count the bootstraps' automorphisms
-	// (fresh random α each time, so their ratio estimates Theorems 1-2).
-	automorphisms, bootstraps int
-}
-
-// sumNoise accumulates noiseSums over count samples; done is called after
-// each sample if not nil.
-func sumNoise(sk *SecretKey, ev *Evaluator, count int, done func()) (noiseSums, error) {
-	var ns noiseSums
-	p := ev.params
-	enc, err := NewEncryptor(sk)
+	if count < 1 {
+		return NoiseMeasurement{}, fmt.Errorf("fhew: need at least one noise sample, got %d", count)
+	}
+	ns, err := SumNoise(sk, ev, count, nil)
 	if err != nil {
-		return ns, err
+		return NoiseMeasurement{}, err
 	}
-	sc := NewScratch(p)
-	x, y := NewCiphertext(p), NewCiphertext(p)
-	qks, M := float64(p.qks), p.M
-	for i := 0; i < count; i++ {
-		bx, by := i&1, (i>>1)&1
-		ev.Bootstrap(enc.EncryptNew(bx), x, sc)
-		ev.Bootstrap(enc.EncryptNew(by), y, sc)
-		for _, e := range []float64{float64(sk.NoiseOf(x, bx)), float64(sk.NoiseOf(y, by))} {
-			ns.out2 += e * e / (qks * qks)
-		}
-		in := [2]*Ciphertext{x, y}
-		combine(p.params, in[:], []int8{1, 1}, 0, sc)
-		beta := prepareBlindRotation(p.params, ev.ek.ksk, sc)
-		phase := beta
-		for j, a := range sc.alpha {
-			phase += int(a) * int(sk.s[j])
-		}
-		d := ((phase-(bx+by)*M/p.slots)%M + M) % M
-		if d >= M/2 {
-			d -= M
-		}
-		e := float64(d) / float64(M)
-		ns.gate2 += e * e
-		if done != nil {
-			done()
-		}
-	}
-	ns.automorphisms, ns.bootstraps = sc.Automorphisms()
-	return ns, nil
+	return ns.Measurement(ev.params), nil
 }

@@ -2,9 +2,6 @@ package fhew
 
 import (
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -147,37 +144,4 @@ func TestModSwitchRounding(t *testing.T) {
 			t.Fatalf("%s: rounding σ = %.5f outside [0.6, 1.3]·%.5f", lit.Name, got, want)
 		}
 	}
-}
-
-// TestTable3 measures the paper's Table 3 for every 128-bit set and method
-// (HCC_FHEW_TABLE3=<noise samples>, e.g. 1000; off by default: it takes
-// about a minute per 1000 samples and set) and logs it as CSV.
-func TestTable3(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("HCC_FHEW_TABLE3"))
-	if n <= 0 {
-		t.Skip("set HCC_FHEW_TABLE3=<samples> to measure")
-	}
-	base, _ := NewParams(STD128_LMKCDEY_G)
-	lmkG, _ := base.WithMethod(MethodLMKCDEY, 10)
-	baseT, _ := NewParams(STD128_T)
-	lmkT, _ := baseT.WithMethod(MethodLMKCDEY, 10)
-	ginxT, _ := baseT.WithMethod(MethodGINX, 1)
-	var rows []Table3Row
-	for _, lit := range []ParamsLiteral{STD128_LMKCDEY_G, lmkG.Literal(), STD128_T, lmkT.Literal(), ginxT.Literal(),
-		STD128_GINX, STD128_LOWFAIL_T, STD128_LOWFAIL3_T} {
-		p, err := NewParams(lit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		row, err := MeasureTable3Row(p, 50, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row)
-	}
-	var b strings.Builder
-	if err := WriteTable3CSV(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("\n%s", b.String())
 }

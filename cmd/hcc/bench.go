@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/backend/fhew/fhewbench"
 	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
@@ -32,16 +32,17 @@ type benchOptions struct {
 	commandLine    string    // for the report
 	loadAverage    func() string
 	now            func() time.Time
-	measureTable3  func(fhew.Params, fhew.MeasureOptions) (fhew.Table3Row, error)
-	measureFigure2 func(fhew.Params, []int, fhew.MeasureOptions) ([]fhew.Figure2Point, error)
-	measureCompare func(a, b fhew.Params, opt fhew.MeasureOptions, block int) (fhew.Comparison, error)
+	measureTable3  func(fhew.Params, fhewbench.Options) (fhewbench.Table3Row, error)
+	measureFigure2 func(fhew.Params, []int, fhewbench.Options) ([]fhewbench.Figure2Point, error)
+	measureCompare func(base fhew.Params, sweep []fhewbench.Figure2Point, opt fhewbench.Options) (fhewbench.Comparison, error)
 }
 
 // benchCommand is `hcc bench fhew`: the seed paper's Table 3 and Figure 2
-// measured on this machine.
+// measured on this machine by package fhewbench; this file parses the flags
+// and reports progress, bench_report.go and bench_plot.go print.
 func benchCommand() *command {
 	o := &benchOptions{
-		measureTable3: fhew.MeasureTable3, measureFigure2: fhew.MeasureFigure2With, measureCompare: fhew.Compare,
+		measureTable3: fhewbench.MeasureTable3, measureFigure2: fhewbench.MeasureFigure2With, measureCompare: fhewbench.CompareAtBest,
 		loadAverage: loadAverage, now: time.Now,
 	}
 	return &command{
@@ -70,37 +71,7 @@ func benchCommand() *command {
 	}
 }
 
-// benchRow is one (set, method, window) of Table 3.
-type benchRow struct {
-	set    string
-	params fhew.Params
-}
-
-// parseWindows reads "1-12" or "1,2,5" (or a mix).
-func parseWindows(s string) ([]int, error) {
-	var ws []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, fmt.Errorf("bad window list %q: %w", s, err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				return nil, fmt.Errorf("bad window list %q: %w", s, err)
-			}
-		}
-		if a < 1 || b < a {
-			return nil, fmt.Errorf("bad window list %q: windows are positive, ranges increasing", s)
-		}
-		for w := a; w <= b; w++ {
-			ws = append(ws, w)
-		}
-	}
-	return ws, nil
-}
-
+// splitList splits a comma-separated flag value, dropping empty items.
 func splitList(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
@@ -111,19 +82,6 @@ func splitList(s string) []string {
 	return out
 }
 
-func parseMethod(s string) (fhew.Method, error) {
-	for _, m := range []fhew.Method{fhew.MethodSigned, fhew.MethodLMKCDEY, fhew.MethodGINX} {
-		if strings.EqualFold(s, m.String()) {
-			return m, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown method %q (want Signed, LMKCDEY or GINX)", s)
-}
-
-// lmkcdeyWindow is LMKCDEY's w when a set's own method is another one: the
-// paper's Table 3 row and OpenFHE's default number of automorphism keys.
-const lmkcdeyWindow = 10
-
 // loadSet resolves a set name, refusing Toy sets without --insecure.
 func (o *benchOptions) loadSet(name string) (fhew.Params, error) {
 	p, err := fhew.ParamsByName(name, o.insecure)
@@ -133,78 +91,30 @@ func (o *benchOptions) loadSet(name string) (fhew.Params, error) {
 	return p, err
 }
 
-// tableOrder is the row order of Table 3: the paper's set, OpenFHE's two,
-// then hcc's low-failure sets; any other secure set follows by name.
-var tableOrder = []string{"STD128_LMKCDEY_G", "STD128_T", "STD128_GINX", "STD128_LOWFAIL_T", "STD128_LOWFAIL3_T"}
-
-// secureSets lists the named sets that are not Toy sets, in tableOrder.
-func secureSets() []string {
-	var out []string
-	for _, name := range tableOrder {
-		if p, err := fhew.ParamsByName(name, false); err == nil && !p.Literal().Insecure {
-			out = append(out, name)
-		}
-	}
-	for _, name := range fhew.Names() {
-		if p, err := fhew.ParamsByName(name, false); err == nil && !p.Literal().Insecure && !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
-// withMethod returns p with method m at its window (the set's own window,
-// or lmkcdeyWindow for LMKCDEY on a set made for another method); ok is
-// false when m does not apply (GINX needs a ternary or binary LWE secret).
-func withMethod(p fhew.Params, m fhew.Method) (fhew.Params, bool, error) {
-	lit := p.Literal()
-	if m == lit.Method {
-		return p, true, nil
-	}
-	if m == fhew.MethodGINX && lit.LWESecret == fhew.SecretGaussian {
-		return fhew.Params{}, false, nil
-	}
-	w := lit.Window
-	if m == fhew.MethodLMKCDEY {
-		w = lmkcdeyWindow
-	}
-	q, err := p.WithMethod(m, w)
-	return q, err == nil, err
-}
-
-func (o *benchOptions) rows() ([]benchRow, error) {
+// rows resolves --sets (default: every secure set) and --methods into the
+// rows of Table 3.
+func (o *benchOptions) rows() ([]fhewbench.Row, error) {
 	names := splitList(o.sets)
 	if len(names) == 0 {
-		names = secureSets()
+		names = fhewbench.SecureSets()
 	}
 	var methods []fhew.Method
 	for _, s := range splitList(o.methods) {
-		m, err := parseMethod(s)
+		m, err := fhewbench.ParseMethod(s)
 		if err != nil {
 			return nil, err
 		}
 		methods = append(methods, m)
 	}
-	var rows []benchRow
+	var sets []fhew.Params
 	for _, name := range names {
 		p, err := o.loadSet(name)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range methods {
-			q, ok, err := withMethod(p, m)
-			if err != nil {
-				return nil, fmt.Errorf("%s with %s: %w", name, m, err)
-			}
-			if ok {
-				rows = append(rows, benchRow{set: name, params: q})
-			}
-		}
+		sets = append(sets, p)
 	}
-	if len(rows) == 0 {
-		return nil, errors.New("no (set, method) pair to measure")
-	}
-	return rows, nil
+	return fhewbench.Plan(sets, methods)
 }
 
 // progressPrinter draws one status line at most every 100 ms; it is safe
@@ -259,7 +169,7 @@ func runBench(e *cmdEnv, o *benchOptions) error {
 	var windows []int
 	var figureSets []fhew.Params
 	if o.figure2 {
-		if windows, err = parseWindows(o.windows); err != nil {
+		if windows, err = fhewbench.ParseWindows(o.windows); err != nil {
 			return err
 		}
 		for _, name := range splitList(o.figureSets) {
@@ -275,19 +185,19 @@ func runBench(e *cmdEnv, o *benchOptions) error {
 	}
 	rep := &benchReport{command: o.commandLine, started: o.now(), loadBefore: o.loadAverage(), threads: o.threads, runs: o.runs}
 	pp := &progressPrinter{w: o.progress}
-	opt := fhew.MeasureOptions{NAND: o.runs, NoiseSamples: o.noise, Threads: o.threads, Progress: pp.report}
+	opt := fhewbench.Options{NAND: o.runs, NoiseSamples: o.noise, Threads: o.threads, Progress: pp.report}
 	for i, r := range rows {
-		p := r.params
-		pp.set(fmt.Sprintf("[%d/%d] %s %s w=%d", i+1, len(rows), r.set, p.Method(), p.Window()))
+		p := r.Params
+		pp.set(fmt.Sprintf("[%d/%d] %s %s w=%d", i+1, len(rows), r.Set, p.Method(), p.Window()))
 		row, err := o.measureTable3(p, opt)
 		if err != nil {
 			pp.done()
-			return fmt.Errorf("%s %s: %w", r.set, p.Method(), err)
+			return fmt.Errorf("%s %s: %w", r.Set, p.Method(), err)
 		}
 		rep.table = append(rep.table, row)
 	}
 	if o.figure2 {
-		fopt := fhew.MeasureOptions{NAND: o.runs, Progress: pp.report}
+		fopt := fhewbench.Options{NAND: o.runs, Progress: pp.report}
 		for i, base := range figureSets {
 			pp.set(fmt.Sprintf("[Figure 2, %d/%d]", i+1, len(figureSets)))
 			pts, err := o.measureFigure2(base, windows, fopt)
@@ -300,7 +210,7 @@ func runBench(e *cmdEnv, o *benchOptions) error {
 				continue
 			}
 			pp.set(fmt.Sprintf("[head-to-head %s]", base.Name()))
-			c, err := o.compareAtBest(base, pts, o.compareRuns, pp.report)
+			c, err := o.measureCompare(base, pts, fhewbench.Options{NAND: o.compareRuns, Progress: pp.report})
 			if err != nil {
 				pp.done()
 				return fmt.Errorf("head-to-head at %s: %w", base.Name(), err)
@@ -315,29 +225,6 @@ func runBench(e *cmdEnv, o *benchOptions) error {
 		return err
 	}
 	return nil
-}
-
-// compareAtBest times Signed and LMKCDEY interleaved, each at the window
-// with its lowest median in the sweep pts.
-func (o *benchOptions) compareAtBest(base fhew.Params, pts []fhew.Figure2Point, runs int, progress func(string, int, int)) (fhew.Comparison, error) {
-	best := func(m fhew.Method) int {
-		bw, bt := 0, 0.0
-		for _, pt := range pts {
-			if pt.Method == m && (bw == 0 || pt.NANDMedianMs < bt) {
-				bw, bt = pt.Window, pt.NANDMedianMs
-			}
-		}
-		return bw
-	}
-	ps, err := base.WithMethod(fhew.MethodSigned, best(fhew.MethodSigned))
-	if err != nil {
-		return fhew.Comparison{}, err
-	}
-	pl, err := base.WithMethod(fhew.MethodLMKCDEY, best(fhew.MethodLMKCDEY))
-	if err != nil {
-		return fhew.Comparison{}, err
-	}
-	return o.measureCompare(ps, pl, fhew.MeasureOptions{NAND: runs, Progress: progress}, 0)
 }
 
 // loadAverage returns the 1/5/15-minute load averages (Linux), or "?".
@@ -357,7 +244,7 @@ func loadAverage() string {
 func outPath(dir, name string) string { return filepath.Join(dir, name) }
 
 // methodsOf lists the distinct methods of pts in order of appearance.
-func methodsOf(pts []fhew.Figure2Point) []fhew.Method {
+func methodsOf(pts []fhewbench.Figure2Point) []fhew.Method {
 	var ms []fhew.Method
 	for _, p := range pts {
 		if !slices.Contains(ms, p.Method) {

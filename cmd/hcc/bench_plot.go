@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/backend/fhew/fhewbench"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -15,7 +16,7 @@ import (
 // plotFigure2 draws Figure 2 (NAND median ms against w, one line per set
 // and method) as a PNG: solid lines for Signed, dashed for LMKCDEY, one
 // colour per parameter set.
-func plotFigure2(w io.Writer, pts []fhew.Figure2Point) error {
+func plotFigure2(w io.Writer, pts []fhewbench.Figure2Point) error {
 	p := plot.New()
 	p.Title.Text = "NAND time against the window w (hcc bench fhew)"
 	p.X.Label.Text = "window w (automorphism keys)"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/backend/fhew/fhewbench"
 )
 
 // benchReport collects one `hcc bench fhew` run and renders it as Markdown
@@ -22,9 +22,9 @@ type benchReport struct {
 	elapsed               time.Duration
 	loadBefore, loadAfter string
 	threads, runs         int
-	table                 []fhew.Table3Row
-	figure                []fhew.Figure2Point
-	compare               []fhew.Comparison
+	table                 []fhewbench.Table3Row
+	figure                []fhewbench.Figure2Point
+	compare               []fhewbench.Comparison
 }
 
 // write prints the Markdown tables to stdout and writes the files to dir.
@@ -35,7 +35,7 @@ func (r *benchReport) write(stdout io.Writer, dir string) error {
 		return err
 	}
 	files := []outFile{
-		{"fhew-table3.csv", func(w io.Writer) error { return fhew.WriteTable3CSV(w, r.table) }},
+		{"fhew-table3.csv", func(w io.Writer) error { return fhewbench.WriteTable3CSV(w, r.table) }},
 		{"fhew-bench.md", func(w io.Writer) error {
 			r.header(w)
 			_, err := w.Write(md.Bytes())
@@ -44,11 +44,11 @@ func (r *benchReport) write(stdout io.Writer, dir string) error {
 	}
 	if len(r.figure) > 0 {
 		files = append(files,
-			outFile{"fhew-figure2.csv", func(w io.Writer) error { return fhew.WriteFigure2CSV(w, r.figure) }},
+			outFile{"fhew-figure2.csv", func(w io.Writer) error { return fhewbench.WriteFigure2CSV(w, r.figure) }},
 			outFile{"fhew-figure2.png", func(w io.Writer) error { return plotFigure2(w, r.figure) }})
 	}
 	if len(r.compare) > 0 {
-		files = append(files, outFile{"fhew-compare.csv", func(w io.Writer) error { return writeCompareCSV(w, r.compare) }})
+		files = append(files, outFile{"fhew-compare.csv", func(w io.Writer) error { return fhewbench.WriteCompareCSV(w, r.compare) }})
 	}
 	for _, f := range files {
 		if err := writeFile(outPath(dir, f.name), f.write); err != nil {
@@ -148,7 +148,7 @@ func (r *benchReport) figureMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "\n## Figure 2 at %s (NAND median ms over %d gates, the two methods interleaved; automorphisms per bootstrap measured / loop / theorem)\n\n", set, r.runs)
 		fmt.Fprintln(w, "| w | LMKCDEY ms | Signed ms | Signed / LMKCDEY | LMKCDEY autos | Signed autos |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|")
-		byW := map[int][2]*fhew.Figure2Point{}
+		byW := map[int][2]*fhewbench.Figure2Point{}
 		var ws []int
 		for i := range r.figure {
 			p := &r.figure[i]
@@ -193,7 +193,7 @@ func (r *benchReport) wrongMarkdown(w io.Writer) {
 		}
 	}
 	for _, c := range r.compare {
-		for _, p := range []fhew.Figure2Point{c.A, c.B} {
+		for _, p := range []fhewbench.Figure2Point{c.A, c.B} {
 			if p.WrongNAND > 0 {
 				notes = append(notes, fmt.Sprintf("head-to-head %s %s w=%d: %d of %d", p.Set, p.Method, p.Window, p.WrongNAND, c.Rounds*5))
 			}
@@ -204,23 +204,4 @@ func (r *benchReport) wrongMarkdown(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "\nEvery timed NAND gate decrypted correctly.\n")
 	}
-}
-
-// writeCompareCSV writes the head-to-head comparisons.
-func writeCompareCSV(w io.Writer, cs []fhew.Comparison) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"set", "a_method", "a_w", "a_median_ms", "b_method", "b_w", "b_median_ms",
-		"rounds", "a_faster_rounds", "ratio", "log2_p_value", "ext_product_us", "automorphism_us", "predicted_ratio"}); err != nil {
-		return err
-	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-	for _, c := range cs {
-		if err := cw.Write([]string{c.A.Set, c.A.Method.String(), strconv.Itoa(c.A.Window), f(c.A.NANDMedianMs),
-			c.B.Method.String(), strconv.Itoa(c.B.Window), f(c.B.NANDMedianMs), strconv.Itoa(c.Rounds),
-			strconv.Itoa(c.AFaster), f(c.Ratio), f(c.Log2PValue), f(c.ExternalProductUs), f(c.AutomorphismUs), f(c.PredictedRatio)}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -75,30 +74,6 @@ func TestBenchFHEWErrors(t *testing.T) {
 		code := run(c.args, &stdout, &stderr)
 		if code != c.code || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.want)
-		}
-	}
-}
-
-func TestParseWindows(t *testing.T) {
-	got, err := parseWindows("1-3, 5,7-8")
-	if err != nil || !reflect.DeepEqual(got, []int{1, 2, 3, 5, 7, 8}) {
-		t.Fatalf("parseWindows = %v, %v", got, err)
-	}
-	for _, bad := range []string{"", "0", "x", "2-", "4-2"} {
-		if _, err := parseWindows(bad); err == nil {
-			t.Errorf("parseWindows(%q) accepted", bad)
-		}
-	}
-}
-
-func TestSecureSets(t *testing.T) {
-	got := secureSets()
-	if len(got) < len(tableOrder) || !reflect.DeepEqual(got[:len(tableOrder)], tableOrder) {
-		t.Fatalf("secureSets() = %v, want %v first", got, tableOrder)
-	}
-	for _, name := range got {
-		if strings.HasPrefix(name, "Toy") {
-			t.Errorf("insecure set %s in the default list", name)
 		}
 	}
 }

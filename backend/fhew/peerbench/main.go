@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/backend/fhew/fhewbench"
 	"github.com/tuneinsight/lattigo/v5/core/rlwe"
 	"github.com/tuneinsight/lattigo/v5/he/hebin"
 	"github.com/tuneinsight/lattigo/v5/ring"
@@ -107,7 +108,7 @@ func run(r peerRing, reps int) error {
 	}
 	fmt.Printf("lattigo LMKCDEY blind rotation alone, n=%d N=1024 Q=%d B_g=2^%d: median %.2f ms over %d\n", r.n, r.q, r.logBg, median(lt), reps)
 	for _, pp := range []fhew.Params{p, lmk} {
-		row, err := fhew.MeasureTable3Row(pp, reps, 0)
+		row, err := fhewbench.MeasureTable3Row(pp, reps, 0)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package fhew
+package fhewbench
 
 import (
 	"encoding/csv"
@@ -8,19 +8,19 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/hcc-fhe/hcc/backend/fhew"
 )
 
 // Figure 2 of the seed paper (NAND time against the window w for LMKCDEY
-// and Signed) and head-to-head comparisons. On a shared machine the load
-// drifts during a sweep, so sets that are compared are timed interleaved:
-// a round of a few gates on each set in turn, repeated, so that a change in
-// load hits every set alike.
+// and Signed) and head-to-head comparisons, timed interleaved (see the
+// package comment).
 
 // Figure2Point is the NAND time of one (set, method, w).
 type Figure2Point struct {
 	// Set, Method and Window identify the point (Set is the base set's name).
 	Set    string
-	Method Method
+	Method fhew.Method
 	Window int
 	// NAND time over the timed gates in milliseconds.
 	NANDMeanMs, NANDMedianMs float64
@@ -41,21 +41,23 @@ const interleaveBlock = 5
 // opt.NAND NAND gates on each, single-threaded, in rounds of block gates
 // per set in turn (block <= 0 means 5). roundMedians[i][r] is set i's
 // median time in round r (ms).
-func MeasureInterleaved(ps []Params, opt MeasureOptions, block int) (pts []Figure2Point, roundMedians [][]float64, err error) {
+func MeasureInterleaved(ps []fhew.Params, opt Options, block int) (pts []Figure2Point, roundMedians [][]float64, err error) {
 	if block <= 0 {
 		block = interleaveBlock
 	}
 	if opt.NAND < 1 {
-		return nil, nil, fmt.Errorf("fhew: need at least one timed gate, got %d", opt.NAND)
+		return nil, nil, fmt.Errorf("fhewbench: need at least one timed gate, got %d", opt.NAND)
 	}
 	type kit struct {
 		k          measuredKeys
-		sc         *Scratch
+		sc         *fhew.Scratch
 		pool       *inputPool
-		out        *Ciphertext
+		out        *fhew.Ciphertext
 		times      []float64
 		roundTimes []float64
 		wrong      int
+		autos0     int // automorphisms and bootstraps of the warm-up
+		boots0     int
 	}
 	kits := make([]*kit, len(ps))
 	for i, p := range ps {
@@ -64,13 +66,13 @@ func MeasureInterleaved(ps []Params, opt MeasureOptions, block int) (pts []Figur
 		if err != nil {
 			return nil, nil, err
 		}
-		enc, err := NewEncryptor(k.sk)
+		enc, err := fhew.NewEncryptor(k.sk)
 		if err != nil {
 			return nil, nil, err
 		}
-		kt := &kit{k: k, sc: NewScratch(p), pool: newInputPool(enc, opt.NAND), out: NewCiphertext(p)}
+		kt := &kit{k: k, sc: fhew.NewScratch(p), pool: newInputPool(enc, opt.NAND), out: fhew.NewCiphertext(p)}
 		k.ev.NAND(kt.pool.x[0], kt.pool.y[0], kt.out, kt.sc) // warm-up
-		kt.sc.automorphisms, kt.sc.bootstraps = 0, 0
+		kt.autos0, kt.boots0 = kt.sc.Automorphisms()
 		kits[i] = kt
 	}
 	opt.progress("keygen", len(ps), len(ps))
@@ -100,7 +102,8 @@ func MeasureInterleaved(ps []Params, opt MeasureOptions, block int) (pts []Figur
 	for i, kt := range kits {
 		p := ps[i]
 		a, nb := kt.sc.Automorphisms()
-		pt := Figure2Point{Set: baseName(p.lit.Name), Method: p.lit.Method, Window: p.window,
+		a, nb = a-kt.autos0, nb-kt.boots0
+		pt := Figure2Point{Set: baseName(p.Name()), Method: p.Method(), Window: p.Window(),
 			Autos: float64(a) / float64(nb), AutosTheorem: p.Noise().ExpectedAutomorphisms, AutosAlgorithm: autosByAlgorithm(p), KeyGenSec: kt.k.sec,
 			WrongNAND: kt.wrong}
 		pt.NANDMeanMs, pt.NANDMedianMs = meanMedian(kt.times)
@@ -112,32 +115,32 @@ func MeasureInterleaved(ps []Params, opt MeasureOptions, block int) (pts []Figur
 // MeasureFigure2 times nand NAND gates for LMKCDEY and Signed at every
 // window in ws on base's parameters (Figure 2 of the seed paper),
 // single-threaded.
-func MeasureFigure2(base Params, ws []int, nand int) ([]Figure2Point, error) {
-	return MeasureFigure2With(base, ws, MeasureOptions{NAND: nand})
+func MeasureFigure2(base fhew.Params, ws []int, nand int) ([]Figure2Point, error) {
+	return MeasureFigure2With(base, ws, Options{NAND: nand})
 }
 
 // MeasureFigure2With is MeasureFigure2 with options (opt.NAND gates per
 // point; NoiseSamples and Threads are ignored). At each w the two methods
 // are timed interleaved. Points come LMKCDEY first, each method by
 // increasing w as in ws.
-func MeasureFigure2With(base Params, ws []int, opt MeasureOptions) ([]Figure2Point, error) {
+func MeasureFigure2With(base fhew.Params, ws []int, opt Options) ([]Figure2Point, error) {
 	var lmk, signed []Figure2Point
 	for _, w := range ws {
-		pl, err := base.WithMethod(MethodLMKCDEY, w)
+		pl, err := base.WithMethod(fhew.MethodLMKCDEY, w)
 		if err != nil {
 			return nil, err
 		}
-		ps, err := base.WithMethod(MethodSigned, w)
+		ps, err := base.WithMethod(fhew.MethodSigned, w)
 		if err != nil {
 			return nil, err
 		}
 		sub := opt
 		if opt.Progress != nil {
 			sub.Progress = func(stage string, done, total int) {
-				opt.Progress(fmt.Sprintf("%s w=%d %s", baseName(base.lit.Name), w, stage), done, total)
+				opt.Progress(fmt.Sprintf("%s w=%d %s", baseName(base.Name()), w, stage), done, total)
 			}
 		}
-		pts, _, err := MeasureInterleaved([]Params{pl, ps}, sub, 0)
+		pts, _, err := MeasureInterleaved([]fhew.Params{pl, ps}, sub, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -174,43 +177,36 @@ type Comparison struct {
 
 // Compare times a against b interleaved (opt.NAND gates each, rounds of
 // block gates, see MeasureInterleaved) and summarises the rounds.
-func Compare(a, b Params, opt MeasureOptions, block int) (Comparison, error) {
-	pts, rounds, err := MeasureInterleaved([]Params{a, b}, opt, block)
+func Compare(a, b fhew.Params, opt Options, block int) (Comparison, error) {
+	pts, rounds, err := MeasureInterleaved([]fhew.Params{a, b}, opt, block)
 	if err != nil {
 		return Comparison{}, err
 	}
 	c := compareRounds(pts[0], pts[1], rounds[0], rounds[1])
-	if a.lit.Method.usesAutomorphisms() {
+	if a.Method() != fhew.MethodGINX { // the automorphism methods
 		k, err := genMeasuredKeys(a)
 		if err != nil {
 			return c, err
 		}
 		c.ExternalProductUs, c.AutomorphismUs = measureKernels(k, max(opt.NAND, 50))
-		n, e, au := float64(a.n), c.ExternalProductUs, c.AutomorphismUs
+		n, e, au := float64(a.LWEDim()), c.ExternalProductUs, c.AutomorphismUs
 		c.PredictedRatio = (n*e + c.A.Autos*au) / (n*e + c.B.Autos*au)
 	}
 	return c, nil
 }
 
 // measureKernels times reps external products and reps automorphisms (with
-// key switching by ak_g) on k's keys, alternating, and returns the median
-// microseconds of each. The accumulator holds arbitrary residues: the
-// kernels' cost does not depend on the values.
+// key switching by ak_g) on k's keys, alternating
+// (fhew.Evaluator.BlindRotationKernels), and returns the median
+// microseconds of each.
 func measureKernels(k measuredKeys, reps int) (extUs, autoUs float64) {
-	p := k.ev.params
-	sc := NewScratch(p)
-	for i := range sc.accB {
-		sc.accB[i] = uint32(i*2654435761) % p.Q
-		sc.accA[i] = uint32(i*40503+7) % p.Q
-	}
-	key := k.ek.brk[0][:p.rgswLen()]
-	u := 1
+	ext1, auto1 := k.ev.BlindRotationKernels(fhew.NewScratch(k.ev.Params()))
 	ext, auto := make([]float64, reps), make([]float64, reps)
 	for r := 0; r < reps; r++ {
 		t0 := time.Now()
-		externalProduct(p.params, sc.accB, sc.accA, key, sc)
+		ext1()
 		t1 := time.Now()
-		automorphism(p.params, sc.accB, sc.accA, p.autoIndex[u], k.ek.auto[u], sc)
+		auto1()
 		t2 := time.Now()
 		ext[r] = float64(t1.Sub(t0).Nanoseconds()) / 1e3
 		auto[r] = float64(t2.Sub(t1).Nanoseconds()) / 1e3
@@ -273,6 +269,49 @@ func WriteFigure2CSV(w io.Writer, pts []Figure2Point) error {
 	for _, p := range pts {
 		if err := cw.Write([]string{p.Set, p.Method.String(), strconv.Itoa(p.Window), f(p.NANDMeanMs, 3),
 			f(p.NANDMedianMs, 3), f(p.Autos, 1), f(p.AutosTheorem, 1), f(p.AutosAlgorithm, 1), f(p.KeyGenSec, 3), strconv.Itoa(p.WrongNAND)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CompareAtBest times Signed against LMKCDEY interleaved on base's
+// parameters (Compare, opt.NAND gates each), each at the window with its
+// lowest median in the sweep pts (from MeasureFigure2With).
+func CompareAtBest(base fhew.Params, pts []Figure2Point, opt Options) (Comparison, error) {
+	best := func(m fhew.Method) int {
+		bw, bt := 0, 0.0
+		for _, pt := range pts {
+			if pt.Method == m && (bw == 0 || pt.NANDMedianMs < bt) {
+				bw, bt = pt.Window, pt.NANDMedianMs
+			}
+		}
+		return bw
+	}
+	ps, err := base.WithMethod(fhew.MethodSigned, best(fhew.MethodSigned))
+	if err != nil {
+		return Comparison{}, err
+	}
+	pl, err := base.WithMethod(fhew.MethodLMKCDEY, best(fhew.MethodLMKCDEY))
+	if err != nil {
+		return Comparison{}, err
+	}
+	return Compare(ps, pl, opt, 0)
+}
+
+// WriteCompareCSV writes head-to-head comparisons as CSV with a header line.
+func WriteCompareCSV(w io.Writer, cs []Comparison) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"set", "a_method", "a_w", "a_median_ms", "b_method", "b_w", "b_median_ms",
+		"rounds", "a_faster_rounds", "ratio", "log2_p_value", "ext_product_us", "automorphism_us", "predicted_ratio"}); err != nil {
+		return err
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	for _, c := range cs {
+		if err := cw.Write([]string{c.A.Set, c.A.Method.String(), strconv.Itoa(c.A.Window), f(c.A.NANDMedianMs),
+			c.B.Method.String(), strconv.Itoa(c.B.Window), f(c.B.NANDMedianMs), strconv.Itoa(c.Rounds),
+			strconv.Itoa(c.AFaster), f(c.Ratio), f(c.Log2PValue), f(c.ExternalProductUs), f(c.AutomorphismUs), f(c.PredictedRatio)}); err != nil {
 			return err
 		}
 	}
