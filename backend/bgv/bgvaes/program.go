@@ -1,0 +1,475 @@
+package bgvaes
+
+import (
+	"fmt"
+	"sync"
+)
+
+// The AES program, written once over an arithmetic on slot vectors of K
+// (arith) and run by three engines: plaintext K-vectors (plain.go, the
+// reference the algebra is checked with), noise states (noise.go, the
+// pre-run budget check) and ciphertexts (cipher.go). Every engine applies
+// the same operations in the same order, so the noise engine predicts the
+// ciphertext run's levels exactly.
+//
+// Byte-sliced layout: value i (i = 4·column + row, the AES state order)
+// holds byte i of every block, one block per slot.
+
+// arith is one engine's operations; values are owned by the program once
+// produced, and free returns one that is no longer used.
+type arith[T any] interface {
+	add(a, b T) (T, error)
+	addConst(a T, c byte) (T, error)
+	mul(a, b T) (T, error)
+	frob(a T, j int) (T, error) // a^(2^j) slot-wise
+	lin(a T, m *linMap) ([]T, error)
+	free(a T)
+}
+
+// engine runs independent steps (the S-boxes of one layer) on its ariths,
+// one goroutine each.
+type engine[T any] struct {
+	ars []arith[T]
+}
+
+// par runs fn(ar, i) for i < n, spread over the ariths.
+func (e *engine[T]) par(n int, fn func(ar arith[T], i int) error) error {
+	if len(e.ars) == 1 || n == 1 {
+		for i := range n {
+			if err := fn(e.ars[0], i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(e.ars))
+	var wg sync.WaitGroup
+	for w, ar := range e.ars {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += len(e.ars) {
+				if errs[w] = fn(ar, i); errs[w] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linMap is a set of linearized polynomials of one input (linear maps
+// sharing the Frobenius images x^(2^j), j < 8): coefficients in K, and
+// their prepared form for ciphertexts (nil for the plaintext engine).
+type linMap struct {
+	name   string
+	coeffs []linCoeffs
+	prep   any // *bgv.LinearMaps
+}
+
+// inv254 returns x^254 (the AES inverse, 0 ↦ 0) by GHS's chain: three
+// Frobenius maps (no depth) and four products, multiplicative depth 3:
+// x^3 = x·x^2, x^15 = (x^3)^4·x^3, x^14 = (x^3)^4·x^2, x^254 = (x^15)^16·x^14.
+func inv254[T any](ar arith[T], x T) (T, error) {
+	var zero T
+	x2, err := ar.frob(x, 1)
+	if err != nil {
+		return zero, err
+	}
+	x3, err := ar.mul(x, x2)
+	if err != nil {
+		return zero, err
+	}
+	x12, err := ar.frob(x3, 2)
+	if err != nil {
+		return zero, err
+	}
+	x15, err := ar.mul(x12, x3)
+	ar.free(x3)
+	if err != nil {
+		return zero, err
+	}
+	x14, err := ar.mul(x12, x2)
+	ar.free(x12)
+	ar.free(x2)
+	if err != nil {
+		return zero, err
+	}
+	x240, err := ar.frob(x15, 4)
+	ar.free(x15)
+	if err != nil {
+		return zero, err
+	}
+	x254, err := ar.mul(x240, x14)
+	ar.free(x240)
+	ar.free(x14)
+	return x254, err
+}
+
+// sum returns the sum of xs (at least one), freeing the partial sums but
+// not the terms.
+func sum[T any](ar arith[T], xs ...T) (T, error) {
+	acc := xs[0]
+	for i, x := range xs[1:] {
+		next, err := ar.add(acc, x)
+		if i > 0 {
+			ar.free(acc)
+		}
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		acc = next
+	}
+	return acc, nil
+}
+
+// Round constants of the key schedule (FIPS-197 5.2).
+var rcon = [11]byte{0, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36}
+
+// program holds the linear maps of the AES steps.
+type program struct {
+	enc  *linMap // {L, 2·L}: SubBytes' linear part and its MixColumns multiple
+	last *linMap // {L}: last round and key schedule
+	dec0 *linMap // {L^-1}: the first InvSubBytes' linear part
+	dec  *linMap // {L^-1∘14, L^-1∘11, L^-1∘13, L^-1∘9}: InvMixColumns fused with L^-1
+}
+
+// invMixCoef are InvMixColumns' coefficients: row r, column k has
+// invMixCoef[(k-r) mod 4].
+var invMixCoef = [4]byte{14, 11, 13, 9}
+
+// newProgram derives the maps' coefficients (Field.Linearized).
+func newProgram(f *Field) (*program, error) {
+	mk := func(name string, ts ...func(byte) byte) (*linMap, error) {
+		m := &linMap{name: name}
+		for _, t := range ts {
+			c, err := f.Linearized(t)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			m.coeffs = append(m.coeffs, c)
+		}
+		return m, nil
+	}
+	p := &program{}
+	var err error
+	if p.enc, err = mk("SubBytes+MixColumns", affineLinear, func(b byte) byte { return aesMul(2, affineLinear(b)) }); err != nil {
+		return nil, err
+	}
+	if p.last, err = mk("SubBytes", affineLinear); err != nil {
+		return nil, err
+	}
+	if p.dec0, err = mk("InvSubBytes", affineLinearInv); err != nil {
+		return nil, err
+	}
+	var ts []func(byte) byte
+	for _, c := range invMixCoef {
+		ts = append(ts, func(b byte) byte { return affineLinearInv(aesMul(c, b)) })
+	}
+	if p.dec, err = mk("InvMixColumns+InvSubBytes", ts...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// roundKeys yields round key r (16 values) and says whether the program
+// owns it (frees it after use).
+type roundKeys[T any] func(r int) ([16]T, bool, error)
+
+// expandNext returns round key r from round key r-1 (FIPS-197 5.2 on
+// bytes): w[4r][row] = w[4r-4][row] ⊕ S(w[4r-1][row+1]) ⊕ rcon_r·[row=0],
+// w[4r+c] = w[4r+c-4] ⊕ w[4r+c-1]. The four S-boxes run in parallel.
+func expandNext[T any](e *engine[T], p *program, prev [16]T, r int) ([16]T, error) {
+	var next [16]T
+	var sub [4]T
+	err := e.par(4, func(ar arith[T], row int) error {
+		v, err := inv254(ar, prev[12+(row+1)%4])
+		if err != nil {
+			return err
+		}
+		l, err := ar.lin(v, p.last)
+		ar.free(v)
+		if err != nil {
+			return err
+		}
+		s, err := ar.add(prev[row], l[0])
+		ar.free(l[0])
+		if err != nil {
+			return err
+		}
+		c := byte(sboxConst)
+		if row == 0 {
+			c ^= rcon[r]
+		}
+		sub[row], err = ar.addConst(s, c)
+		ar.free(s)
+		return err
+	})
+	if err != nil {
+		return next, fmt.Errorf("key expansion, round key %d: %w", r, err)
+	}
+	ar := e.ars[0]
+	copy(next[:4], sub[:])
+	for c := 1; c < 4; c++ {
+		for row := range 4 {
+			if next[4*c+row], err = ar.add(prev[4*c+row], next[4*(c-1)+row]); err != nil {
+				return next, fmt.Errorf("key expansion, round key %d: %w", r, err)
+			}
+		}
+	}
+	return next, nil
+}
+
+// expandingKeys expands key (not freed) on demand: round keys must be
+// asked for in order 0, 1, ..., 10; each is freed by the caller.
+func expandingKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
+	var cur [16]T
+	last := -1
+	return func(r int) ([16]T, bool, error) {
+		if r == 0 {
+			last = 0
+			return key, false, nil
+		}
+		if r != last+1 {
+			return cur, false, fmt.Errorf("internal error: round key %d after %d", r, last)
+		}
+		prev := key
+		if last > 0 {
+			prev = cur
+		}
+		next, err := expandNext(e, p, prev, r)
+		if err != nil {
+			return next, false, err
+		}
+		cur, last = next, r
+		return next, true, nil
+	}
+}
+
+// freeAll frees the values the program owns.
+func freeAll[T any](ar arith[T], xs []T) {
+	for _, x := range xs {
+		ar.free(x)
+	}
+}
+
+// encrypt runs AES-128 encryption on the byte-sliced state data (not
+// freed). Rounds 1-9 fuse SubBytes' linear part with MixColumns: each
+// S-box input x gives L(x^254) and 2·L(x^254) from one hoisted
+// decomposition, MixColumns' 3·s is 2·s ⊕ s, and the constant 0x63 enters
+// once per output byte (MixColumns' row sums are 1).
+func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([16]T, error) {
+	var s [16]T
+	ar := e.ars[0]
+	rk, owned, err := keys(0)
+	if err != nil {
+		return s, err
+	}
+	for i := range s {
+		if s[i], err = ar.add(data[i], rk[i]); err != nil {
+			return s, fmt.Errorf("round 0: %w", err)
+		}
+	}
+	if owned {
+		freeAll(ar, rk[:])
+	}
+	for r := 1; r <= 10; r++ {
+		if rk, owned, err = keys(r); err != nil {
+			return s, err
+		}
+		m := p.enc
+		if r == 10 {
+			m = p.last
+		}
+		var out [16]T
+		// Column c of the output reads the diagonal 4((c+row) mod 4)+row of
+		// the S-box outputs (ShiftRows): do it diagonal by diagonal, so that
+		// at most 8 S-box results are live.
+		for c := range 4 {
+			var t [4][]T // t[row]: the maps of S-box input 4((c+row) mod 4)+row
+			if err := e.par(4, func(ar arith[T], row int) error {
+				idx := 4*((c+row)%4) + row
+				v, err := inv254(ar, s[idx])
+				ar.free(s[idx])
+				if err != nil {
+					return err
+				}
+				t[row], err = ar.lin(v, m)
+				ar.free(v)
+				return err
+			}); err != nil {
+				return s, fmt.Errorf("round %d: %w", r, err)
+			}
+			for row := range 4 {
+				var x T
+				if r < 10 {
+					x, err = sum(ar, t[row][1], t[(row+1)%4][1], t[(row+1)%4][0], t[(row+2)%4][0], t[(row+3)%4][0])
+				} else {
+					x = t[row][0]
+				}
+				if err != nil {
+					return s, fmt.Errorf("round %d: %w", r, err)
+				}
+				y, err := ar.addConst(x, sboxConst)
+				if r < 10 {
+					ar.free(x)
+				}
+				if err != nil {
+					return s, fmt.Errorf("round %d: %w", r, err)
+				}
+				out[4*c+row], err = ar.add(y, rk[4*c+row])
+				ar.free(y)
+				if err != nil {
+					return s, fmt.Errorf("round %d: %w", r, err)
+				}
+			}
+			for row := range 4 {
+				freeAll(ar, t[row])
+			}
+		}
+		if owned {
+			freeAll(ar, rk[:])
+		}
+		s = out
+	}
+	return s, nil
+}
+
+// decrypt runs the AES-128 inverse cipher on data (not freed) with the
+// round keys asked for in order 10, 9, ..., 0. InvMixColumns, InvShiftRows
+// and the next InvSubBytes' linear part L^-1 fuse: every byte u of a column
+// gives L^-1(m·u) for the four InvMixColumns coefficients m from one
+// hoisted decomposition, and the constant L^-1(0x63) = 0x05 enters once.
+func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([16]T, error) {
+	var z [16]T
+	ar := e.ars[0]
+	dconst := affineLinearInv(sboxConst)
+	rk, owned, err := keys(10)
+	if err != nil {
+		return z, err
+	}
+	if err := e.par(16, func(ar arith[T], i int) error {
+		// x = data ⊕ rk10 at position i; InvShiftRows moves it to column
+		// (c + row) mod 4.
+		c, row := i/4, i%4
+		x, err := ar.add(data[i], rk[i])
+		if err != nil {
+			return err
+		}
+		l, err := ar.lin(x, p.dec0)
+		ar.free(x)
+		if err != nil {
+			return err
+		}
+		z[4*((c+row)%4)+row], err = ar.addConst(l[0], dconst)
+		ar.free(l[0])
+		return err
+	}); err != nil {
+		return z, fmt.Errorf("round 10: %w", err)
+	}
+	if owned {
+		freeAll(ar, rk[:])
+	}
+	for r := 9; r >= 0; r-- {
+		if rk, owned, err = keys(r); err != nil {
+			return z, err
+		}
+		var u [16]T
+		var U [16][]T
+		if err := e.par(16, func(ar arith[T], i int) error {
+			v, err := inv254(ar, z[i])
+			ar.free(z[i])
+			if err != nil {
+				return err
+			}
+			u[i], err = ar.add(v, rk[i])
+			ar.free(v)
+			if err != nil || r == 0 {
+				return err
+			}
+			U[i], err = ar.lin(u[i], p.dec)
+			ar.free(u[i])
+			return err
+		}); err != nil {
+			return z, fmt.Errorf("round %d: %w", r, err)
+		}
+		if owned {
+			freeAll(ar, rk[:])
+		}
+		if r == 0 {
+			return u, nil
+		}
+		for c := range 4 {
+			for row := range 4 {
+				cs := (c - row) & 3 // InvShiftRows' source column
+				var terms [4]T
+				for k := range 4 {
+					terms[k] = U[4*cs+k][(k-row)&3]
+				}
+				x, err := sum(ar, terms[:]...)
+				if err != nil {
+					return z, fmt.Errorf("round %d: %w", r, err)
+				}
+				z[4*c+row], err = ar.addConst(x, dconst)
+				ar.free(x)
+				if err != nil {
+					return z, fmt.Errorf("round %d: %w", r, err)
+				}
+			}
+		}
+		for i := range U {
+			freeAll(ar, U[i])
+		}
+	}
+	return z, nil
+}
+
+// expandAll returns all 11 round keys (round key 0 is key itself).
+func expandAll[T any](e *engine[T], p *program, key [16]T) ([11][16]T, error) {
+	var rks [11][16]T
+	rks[0] = key
+	for r := 1; r <= 10; r++ {
+		var err error
+		if rks[r], err = expandNext(e, p, rks[r-1], r); err != nil {
+			return rks, err
+		}
+	}
+	return rks, nil
+}
+
+// suppliedKeys serves round keys the caller owns.
+func suppliedKeys[T any](rks [11][16]T) roundKeys[T] {
+	return func(r int) ([16]T, bool, error) {
+		if r < 0 || r > 10 {
+			return rks[0], false, fmt.Errorf("internal error: round key %d", r)
+		}
+		return rks[r], false, nil
+	}
+}
+
+// expandedKeys expands key completely on the first request (decryption
+// needs round key 10 first) and hands each expanded key over once.
+func expandedKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
+	var rks [11][16]T
+	done := false
+	return func(r int) ([16]T, bool, error) {
+		if !done {
+			var err error
+			if rks, err = expandAll(e, p, key); err != nil {
+				return rks[0], false, err
+			}
+			done = true
+		}
+		if r < 0 || r > 10 {
+			return rks[0], false, fmt.Errorf("internal error: round key %d", r)
+		}
+		return rks[r], r > 0, nil
+	}
+}
