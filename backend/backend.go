@@ -61,6 +61,10 @@ func (c Capabilities) OpCost(op ir.Op) int {
 	return 0
 }
 
+// NodeCost is OpCost with OpCostName as the IR's cost model, so that
+// ir.Circuit.StatsFor counts what a run on this evaluator counts.
+func (c Capabilities) NodeCost() ir.Cost { return ir.Cost{Name: c.OpCostName(), Of: c.OpCost} }
+
 // Supports reports whether op is in c.Ops.
 func (c Capabilities) Supports(op ir.Op) bool {
 	for _, o := range c.Ops {

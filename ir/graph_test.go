@@ -186,10 +186,14 @@ func TestStatsAllOps(t *testing.T) {
 	if s.Count[OpParity] != 2 {
 		t.Errorf("PARITY %d", s.Count[OpParity])
 	}
-	if s.Gates != 17 || s.Bootstraps != 16 || s.AndDepth != 1 || s.Depth != 1 || s.BootstrapDepth != 1 {
+	if s.Gates != 17 || s.AndDepth != 1 || s.Depth != 1 || s.Costly != 0 || strings.Contains(s.String(), "bootstrap") {
 		t.Errorf("unexpected stats:\n%v", s)
 	}
-	for _, want := range []string{"circuit:         allops", "  LUT:           6", "and-depth:       1", "bootstraps:      16", "  PARITY:        2"} {
+	s = c.StatsFor(twoBootstrapMux)
+	if s.Costly != 17 || s.CostDepth != 2 { // 16 bootstrapped gates, the MUX twice
+		t.Errorf("unexpected stats:\n%v", s)
+	}
+	for _, want := range []string{"circuit:         allops", "  LUT:           6", "and-depth:       1", "bootstraps:      17", "bootstrap-depth: 2", "  PARITY:        2"} {
 		if !strings.Contains(s.String(), want) {
 			t.Errorf("String() lacks %q:\n%s", want, s)
 		}

@@ -42,7 +42,7 @@ func TestParityEvaluators(t *testing.T) {
 		if got := EvalGate(OpParity, 0, in); got != want {
 			t.Errorf("k=%d: EvalGate %#x, want %#x", k, got, want)
 		}
-		if s := c.Stats(); s.Bootstraps != 1 || s.AndDepth != 0 || s.BootstrapDepth != 1 {
+		if s := c.StatsFor(twoBootstrapMux); s.Costly != 1 || s.AndDepth != 0 || s.CostDepth != 1 {
 			t.Errorf("k=%d: stats %+v", k, s)
 		}
 	}

@@ -25,13 +25,30 @@ type Stats struct {
 	// otherwise, even when its degree is above two: a LUT is one bootstrap in
 	// FHEW, and for BGV a LUT must be lowered before its real depth is known.
 	AndDepth int
-	// Bootstraps counts every node but NOT, constants and inputs: the number
-	// of bootstrapped gates an FHEW-style backend evaluates.
-	Bootstraps int
-	// BootstrapDepth is the longest path counting only bootstrapped gates,
-	// i.e. the number of sequential bootstrap rounds with unbounded parallelism.
-	BootstrapDepth int
+	// CostName, Costly and CostDepth are a backend's price of the circuit,
+	// set by StatsFor and zero from Stats: the plural name of the backend's
+	// costly operation ("bootstraps" for FHEW), their number (Cost.Of summed
+	// over the nodes), and the longest path counting them (sequential
+	// rounds with unbounded parallelism; a MUX that FHEW evaluates as two
+	// dependent bootstraps counts two). There is no backend-free count of
+	// bootstraps: how many a node takes depends on the parameter set.
+	CostName  string
+	Costly    int
+	CostDepth int
 }
+
+// Cost is a backend's price of a circuit: a node of op takes Of(op) of the
+// backend's costly operations, which Name names in the plural. FHEW's is
+// fhew.LUTTarget.Cost (bootstraps, two for a MUX on every current set),
+// BGV's counts multiplications; backend.Capabilities.NodeCost gives any
+// evaluator's.
+type Cost struct {
+	Name string
+	Of   func(op Op) int
+}
+
+// Node is Of as a per-node cost function, for Levels and CriticalPath.
+func (c Cost) Node(n *Node) int { return c.Of(n.Op) }
 
 // IsAffineLUT reports whether the truth table of a k-input LUT is an affine
 // function (a XOR of some inputs and possibly the constant 1), i.e. whether
@@ -78,15 +95,8 @@ func AndCost(n *Node) int {
 	return 1
 }
 
-// BootstrapCost counts 1 for every bootstrapped gate (Op.IsBootstrapped).
-func BootstrapCost(n *Node) int {
-	if n.Op.IsBootstrapped() {
-		return 1
-	}
-	return 0
-}
-
-// Stats measures c, which must be sorted (Verify passes).
+// Stats measures c's size and depth, which need no backend; c must be
+// sorted (Verify passes). StatsFor adds a backend's cost.
 func (c *Circuit) Stats() Stats {
 	s := Stats{Name: c.Name, Inputs: c.NumInputBits(), Outputs: c.NumOutputBits(), Nodes: len(c.Nodes)}
 	for i := range c.Nodes {
@@ -97,28 +107,41 @@ func (c *Circuit) Stats() Stats {
 		if op.IsGate() {
 			s.Gates++
 		}
-		if op.IsBootstrapped() {
-			s.Bootstraps++
-		}
 	}
-	outDepth := func(cost func(*Node) int) int {
-		lv := Levels(c, cost)
-		d := 0
-		for i := range c.Outputs {
-			for _, id := range c.Outputs[i].Bits {
-				d = max(d, lv[id])
-			}
-		}
-		return d
-	}
-	s.Depth = outDepth(UnitCost)
-	s.AndDepth = outDepth(AndCost)
-	s.BootstrapDepth = outDepth(BootstrapCost)
+	s.Depth = c.outputDepth(UnitCost)
+	s.AndDepth = c.outputDepth(AndCost)
 	return s
 }
 
+// StatsFor is Stats with cost's price of c (CostName, Costly, CostDepth):
+// the counts every report of the same circuit and backend shares.
+func (c *Circuit) StatsFor(cost Cost) Stats {
+	s := c.Stats()
+	s.CostName = cost.Name
+	for op, k := range s.Count {
+		if k > 0 {
+			s.Costly += k * cost.Of(Op(op))
+		}
+	}
+	s.CostDepth = c.outputDepth(cost.Node)
+	return s
+}
+
+// outputDepth is the largest level of an output bit under cost.
+func (c *Circuit) outputDepth(cost func(*Node) int) int {
+	lv := Levels(c, cost)
+	d := 0
+	for i := range c.Outputs {
+		for _, id := range c.Outputs[i].Bits {
+			d = max(d, lv[id])
+		}
+	}
+	return d
+}
+
 // String renders the statistics as aligned "key: value" lines, ops with a
-// zero count left out.
+// zero count left out, and the backend's cost when StatsFor set it
+// ("bootstraps: 85", "bootstrap-depth: 9").
 func (s Stats) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "circuit:         %s\n", s.Name)
@@ -133,7 +156,10 @@ func (s Stats) String() string {
 	}
 	fmt.Fprintf(&sb, "depth:           %d\n", s.Depth)
 	fmt.Fprintf(&sb, "and-depth:       %d\n", s.AndDepth)
-	fmt.Fprintf(&sb, "bootstraps:      %d\n", s.Bootstraps)
-	fmt.Fprintf(&sb, "bootstrap-depth: %d\n", s.BootstrapDepth)
+	if s.CostName != "" {
+		unit := strings.TrimSuffix(s.CostName, "s")
+		fmt.Fprintf(&sb, "%-16s %d\n", s.CostName+":", s.Costly)
+		fmt.Fprintf(&sb, "%-16s %d\n", unit+"-depth:", s.CostDepth)
+	}
 	return sb.String()
 }

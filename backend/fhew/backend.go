@@ -132,8 +132,14 @@ func (t LUTTarget) GateBootstraps(op ir.Op) int {
 	return 0
 }
 
+// Cost is GateBootstraps as the IR's cost model, named "bootstraps": every
+// report of a circuit's bootstraps on this set (hcc compile, the pass lines,
+// the run's statistics) counts with it, through ir.Circuit.StatsFor.
+func (t LUTTarget) Cost() ir.Cost { return ir.Cost{Name: "bootstraps", Of: t.GateBootstraps} }
+
 // CircuitBootstraps sums GateBootstraps over the nodes of c: the number of
-// bootstraps an encrypted run of c performs.
+// bootstraps an encrypted run of c performs (StatsFor(t.Cost()).Costly,
+// without the depth).
 func (t LUTTarget) CircuitBootstraps(c *ir.Circuit) int {
 	var cost [16]int
 	for op := range cost {

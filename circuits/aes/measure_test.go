@@ -47,12 +47,12 @@ func TestMeasure(t *testing.T) {
 	}
 	var rows []string
 	row := func(name, stage string, c *ir.Circuit, d time.Duration) {
-		st := c.Stats()
+		st := c.StatsFor(target.Cost())
 		xor := st.Count[ir.OpXor] + st.Count[ir.OpXnor]
 		other := st.Gates - st.Count[ir.OpNot] - st.Count[ir.OpAnd] - xor - st.Count[ir.OpParity] - st.Count[ir.OpLUT]
 		rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1fs |", name, stage,
 			st.Count[ir.OpAnd], xor, st.Count[ir.OpParity], st.Count[ir.OpLUT], other, st.AndDepth,
-			target.CircuitBootstraps(c), st.BootstrapDepth, d.Seconds()))
+			st.Costly, st.CostDepth, d.Seconds()))
 	}
 	for _, cc := range circuits {
 		row(cc.name, "input", cc.c, 0)

@@ -48,6 +48,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 	if err != nil {
 		return err
 	}
+	st := c.Stats() // no backend: sizes and depths, no bootstraps
 	if f.backend != "" {
 		p, err := f.fhewParams()
 		if err != nil {
@@ -70,8 +71,9 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		if f.verbose {
 			fmt.Fprintf(e.stdout, "%s on %s (PARITY up to %d inputs)\n", predictedFailure(p, c), p.Name(), target.MaxParityInputs())
 		}
+		st = c.StatsFor(target.Cost())
 	}
-	fmt.Fprint(e.stdout, c.Stats())
+	fmt.Fprint(e.stdout, st)
 	if e.out != "" {
 		if err := ir.WriteFile(e.out, c); err != nil {
 			return err
@@ -83,10 +85,10 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 
 // passSummary is one line of compile -v: what the FHEW backend would pay for c.
 func passSummary(c *ir.Circuit, target fhew.LUTTarget) string {
-	cost := func(n *ir.Node) int { return target.GateBootstraps(n.Op) }
-	st := c.Stats()
+	cost := target.Cost()
+	st := c.StatsFor(cost)
 	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, critical path %d nodes",
-		st.Nodes, target.CircuitBootstraps(c), st.Count[ir.OpLUT], st.Count[ir.OpParity], st.BootstrapDepth, len(ir.CriticalPath(c, cost)))
+		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
 }
 
 func runSim(e *cmdEnv) error {

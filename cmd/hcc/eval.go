@@ -121,10 +121,9 @@ func compileFHEWReport(e *cmdEnv, c *ir.Circuit, be *fhew.Backend) (*ir.Circuit,
 		return nil, err
 	}
 	target := be.LUTTarget()
-	before, after := target.CircuitBootstraps(c), target.CircuitBootstraps(d)
-	st := d.Stats()
+	st := d.StatsFor(target.Cost())
 	fmt.Fprintf(e.stderr, "compiled %s in %v: %d -> %d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, %s\n",
-		c.Name, time.Since(t0).Round(time.Millisecond), before, after, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.BootstrapDepth,
+		c.Name, time.Since(t0).Round(time.Millisecond), target.CircuitBootstraps(c), st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth,
 		predictedFailure(target.Params(), d))
 	return d, nil
 }
