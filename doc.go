@@ -1,0 +1,2 @@
+// Package hcc compiles Boolean circuits and runs them encrypted.
+package hcc

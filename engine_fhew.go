@@ -1,0 +1,245 @@
+package hcc
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/optimize"
+)
+
+// fhewDefaultParams is the FHEW set without Target.Params: STD128_LOWFAIL_T,
+// chosen by failure probability. Both it and STD128_T are 128-bit sets;
+// STD128_T bootstraps ~25% faster but its AND fails with probability ~2^-84
+// and the LUT mapper's functions up to the 2^-40 bound, so a mapped aes_128
+// block (20810 bootstraps, 11099 of them LUTs) is predicted to fail with
+// probability 2^-29. STD128_LOWFAIL_T keeps every function the mapper may
+// emit below 2^-99 (up to six inputs, weights |w| <= 2,
+// fhew.Params.SumFailureLog2) except wide PARITY nodes, which
+// Target.ParityFailureLog2 bounds (2^-80 by default: a mapped aes_128
+// block 2^-71.5, fhew.Params.CircuitFailure, in Program.Summary).
+const fhewDefaultParams = "STD128_LOWFAIL_T"
+
+func init() { register(fhewEngine{}) }
+
+// fhewEngine is FHEW gate bootstrapping (backend/fhew): one bit per
+// ciphertext, every gate, LUT and PARITY node one bootstrap.
+type fhewEngine struct{}
+
+func (fhewEngine) Name() string { return "fhew" }
+
+func (fhewEngine) Doc() string {
+	return "one bit per ciphertext, bootstrapped gates, LUTs and parities"
+}
+
+func (fhewEngine) ParamSets() []string { return fhew.Names() }
+
+func (fhewEngine) DefaultParams() string { return fhewDefaultParams }
+
+func (fhewEngine) ParamsHelp() string {
+	return "fhew: " + fmt.Sprint(fhew.Names()) + ", default " + fhewDefaultParams
+}
+
+func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
+	if name == "" {
+		name = fhewDefaultParams
+	}
+	s, err := cachedScheme("fhew/"+name, func() (scheme, error) {
+		// Insecure sets are built here and refused below, by the one policy.
+		p, err := fhew.ParamsByName(name, true)
+		if err != nil {
+			return nil, err
+		}
+		return &fhewScheme{p: p}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s.insecure() && !allowInsecure {
+		return nil, insecureError(name)
+	}
+	return s, nil
+}
+
+// lutTarget is the LUT capability programs for t map to on p. Compile, a
+// decoded program's validation and the evaluator must agree, so all three
+// derive it here.
+func fhewLUTTarget(p fhew.Params, t Target) fhew.LUTTarget {
+	pf := t.ParityFailureLog2
+	if pf == 0 {
+		pf = fhew.DefaultParityFailureLog2
+	}
+	return fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2).WithParityFailure(pf)
+}
+
+func (e fhewEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, scheme, error) {
+	s, err := e.scheme(t.Params, t.Insecure)
+	if err != nil {
+		return nil, nil, err
+	}
+	target := fhewLUTTarget(s.(*fhewScheme).p, t)
+	pipe := optimize.ForLUTs(target, t.LUTInputs)
+	if cfg.observe != nil {
+		cfg.observe("input", fhewPassSummary(c, target))
+		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, fhewPassSummary(c, target)) }
+	}
+	d, err := pipe.Run(c)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+	}
+	return d, s, nil
+}
+
+// fhewPassSummary is one line of hcc compile -v: what the FHEW backend
+// would pay for c.
+func fhewPassSummary(c *ir.Circuit, target fhew.LUTTarget) string {
+	cost := target.Cost()
+	st := c.StatsFor(cost)
+	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, critical path %d nodes",
+		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
+}
+
+func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
+	target := fhewLUTTarget(s.(*fhewScheme).p, t)
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		switch {
+		case n.Op == ir.OpLUT && !target.CanEvalLUT(n.Table, len(n.In)):
+			return fmt.Errorf("node %d: LUT%d %#x is not one bootstrap on %s", i, len(n.In), n.Table, s.name())
+		case n.Op == ir.OpParity && len(n.In) > target.MaxParityInputs():
+			return fmt.Errorf("node %d: PARITY of %d inputs exceeds the %d that %s allows at 2^%v", i, len(n.In), target.MaxParityInputs(), s.name(), target.ParityFailureLog2())
+		}
+	}
+	return nil
+}
+
+func (fhewEngine) summary(src, d *ir.Circuit, s scheme, t Target) string {
+	target := fhewLUTTarget(s.(*fhewScheme).p, t)
+	st := d.StatsFor(target.Cost())
+	return fmt.Sprintf("%d -> %d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, %s",
+		target.CircuitBootstraps(src), st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth,
+		fhewPredictedFailure(target.Params(), d))
+}
+
+// fhewPredictedFailure describes the noise model's failure probability of
+// one run of d (fhew.Params.CircuitFailure: a union bound over its
+// bootstraps), the number a user weighs against the parity bound.
+func fhewPredictedFailure(p fhew.Params, d *ir.Circuit) string {
+	cf, err := p.CircuitFailure(d)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("predicted failure unknown (%v)", err)
+	case cf.Bootstraps == 0:
+		return "no bootstraps, no failure"
+	}
+	return fmt.Sprintf("predicted failure 2^%.1f per run", cf.Log2Failure)
+}
+
+// fhewScheme is a validated FHEW parameter set.
+type fhewScheme struct{ p fhew.Params }
+
+func (s *fhewScheme) name() string   { return s.p.Name() }
+func (s *fhewScheme) insecure() bool { return s.p.Literal().Insecure }
+func (s *fhewScheme) slots() int     { return 1 }
+
+func (s *fhewScheme) newKeys() (secretKey, serverKey, error) {
+	sk, err := fhew.NewSecretKey(s.p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &fhewSecret{s: s, sk: sk}, &fhewServer{s: s, ek: ek}, nil
+}
+
+func (s *fhewScheme) readSecretKey(body []byte) (secretKey, error) {
+	sk, err := fhew.ReadSecretKey(s.p, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return &fhewSecret{s: s, sk: sk}, nil
+}
+
+func (s *fhewScheme) readServerKey(body []byte) (serverKey, error) {
+	ek, err := fhew.ReadEvaluationKey(s.p, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return &fhewServer{s: s, ek: ek}, nil
+}
+
+func (s *fhewScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
+	size := fhew.CiphertextSize(s.p)
+	out := make([][]byte, len(cts))
+	for i, ct := range cts {
+		x, ok := ct.(*fhew.Ciphertext)
+		if !ok {
+			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not FHEW", i, ct)
+		}
+		out[i] = fhew.AppendCiphertext(make([]byte, 0, size), x)
+	}
+	return size, out, nil
+}
+
+func (s *fhewScheme) decode(data []byte) (backend.Ciphertext, error) {
+	return fhew.DecodeCiphertext(s.p, data)
+}
+
+// fhewSecret is an FHEW secret key.
+type fhewSecret struct {
+	s  *fhewScheme
+	sk *fhew.SecretKey
+}
+
+func (k *fhewSecret) marshal() ([]byte, error) { return k.sk.MarshalBinary() }
+
+func (k *fhewSecret) encrypt(_ *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
+	if len(pack) != 1 {
+		return nil, fmt.Errorf("internal error: an FHEW pack holds one instance, not %d", len(pack))
+	}
+	enc, err := fhew.NewEncryptor(k.sk)
+	if err != nil {
+		return nil, err
+	}
+	return enc.EncryptBits(pack[0]), nil
+}
+
+func (k *fhewSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) {
+	if n > 1 {
+		return nil, fmt.Errorf("an FHEW pack holds one instance, not %d", n)
+	}
+	bits, err := k.sk.DecryptBits(cts)
+	if err != nil {
+		return nil, err
+	}
+	return [][]bool{bits}, nil
+}
+
+// fhewServer is an FHEW evaluation key; its evaluator (precomputed tables)
+// is built on first use and shared by every Eval.
+type fhewServer struct {
+	s    *fhewScheme
+	ek   *fhew.EvaluationKey
+	once sync.Once
+	ev   *fhew.Evaluator
+	err  error
+}
+
+func (k *fhewServer) marshal() ([]byte, error) { return k.ek.MarshalBinary() }
+
+func (k *fhewServer) evaluator(p *Program) (backend.Evaluator, error) {
+	k.once.Do(func() { k.ev, k.err = fhew.NewEvaluator(k.s.p, k.ek) })
+	if k.err != nil {
+		return nil, k.err
+	}
+	return fhew.NewBackendWithTarget(k.ev, fhewLUTTarget(k.s.p, p.target)), nil
+}
+
+func (k *fhewServer) check(*Program, []backend.Ciphertext) error { return nil }
+
+func (k *fhewServer) finish(out []backend.Ciphertext) ([]backend.Ciphertext, error) { return out, nil }

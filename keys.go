@@ -1,0 +1,181 @@
+package hcc
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// ClientKey is the secret side of a key pair: it encrypts inputs and
+// decrypts outputs. It never leaves the client. Safe for concurrent use.
+type ClientKey struct {
+	keyInfo
+	sk secretKey
+}
+
+// ServerKey holds the evaluation keys only (FHEW: bootstrapping and key
+// switching keys; BGV: the relinearization key): what a server needs to
+// run Eval, and nothing that decrypts. Safe for concurrent use.
+type ServerKey struct {
+	keyInfo
+	ek      serverKey
+	encoded []byte // the engine's encoding, which the key id hashes
+}
+
+// keyInfo is what both halves of a key pair know about it.
+type keyInfo struct {
+	engine Engine
+	scheme scheme
+	id     KeyID
+}
+
+// Engine is the key's engine name.
+func (k *keyInfo) Engine() string { return k.engine.Name() }
+
+// Params is the key's parameter-set name.
+func (k *keyInfo) Params() string { return k.scheme.name() }
+
+// KeyID identifies the key pair (the same for both halves).
+func (k *keyInfo) KeyID() KeyID { return k.id }
+
+// Slots is the number of instances one ciphertext under this key carries.
+func (k *keyInfo) Slots() int { return k.scheme.slots() }
+
+// matches reports whether the key's set is the program's.
+func (k *keyInfo) matches(p *Program) error {
+	if k.engine.Name() != p.target.Engine || k.scheme.name() != p.target.Params {
+		return fmt.Errorf("program %q is compiled for %s/%s, the key is %s/%s",
+			p.name, p.target.Engine, p.target.Params, k.engine.Name(), k.scheme.name())
+	}
+	return nil
+}
+
+// GenerateKeys draws a fresh key pair for the program's engine and
+// parameter set.
+func GenerateKeys(p *Program) (*ClientKey, *ServerKey, error) {
+	return newKeys(p.engine, p.scheme)
+}
+
+// GenerateKeysFor draws a fresh key pair for a target without a program:
+// its engine, and its Params or the engine's DefaultParams (BGV: M65537,
+// the deepest secure set, since no circuit says what depth it needs).
+// Toy sets need t.Insecure.
+func GenerateKeysFor(t Target) (*ClientKey, *ServerKey, error) {
+	t, err := t.normalized()
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := LookupEngine(t.Engine)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := t.Params
+	if name == "" {
+		name = e.DefaultParams()
+	}
+	s, err := e.scheme(name, t.Insecure)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newKeys(e, s)
+}
+
+func newKeys(e Engine, s scheme) (*ClientKey, *ServerKey, error) {
+	sk, ek, err := s.newKeys()
+	if err != nil {
+		return nil, nil, err
+	}
+	enc, err := ek.marshal()
+	if err != nil {
+		return nil, nil, err
+	}
+	info := keyInfo{engine: e, scheme: s, id: keyIDOf(enc)}
+	return &ClientKey{keyInfo: info, sk: sk}, &ServerKey{keyInfo: info, ek: ek, encoded: enc}, nil
+}
+
+// MarshalBinary encodes the secret key as a key file (versioned,
+// checksummed, bound to its engine, set and key id).
+func (k *ClientKey) MarshalBinary() ([]byte, error) {
+	body, err := k.sk.marshal()
+	if err != nil {
+		return nil, err
+	}
+	return marshalKey(fileHeader{kind: kindSecretKey, engine: k.engine.Name(), params: k.scheme.name(), key: k.id}, body), nil
+}
+
+// MarshalBinary encodes the server key as a key file.
+func (k *ServerKey) MarshalBinary() ([]byte, error) {
+	return marshalKey(fileHeader{kind: kindEvalKey, engine: k.engine.Name(), params: k.scheme.name(), key: k.id}, k.encoded), nil
+}
+
+func marshalKey(h fileHeader, body []byte) []byte {
+	buf := h.append(make([]byte, 0, len(body)+128), keyMagic)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(len(body)))
+	buf = append(buf, body...)
+	return seal(buf)
+}
+
+// UnmarshalClientKey decodes MarshalBinary's encoding of a secret key.
+// Damaged, truncated or foreign data is an error, never a different key.
+// A key of an insecure set is accepted: that choice was made when the key
+// was generated.
+func UnmarshalClientKey(data []byte) (*ClientKey, error) {
+	return decodeClientKey("secret key data", data)
+}
+
+// UnmarshalServerKey decodes MarshalBinary's encoding of a server key.
+func UnmarshalServerKey(data []byte) (*ServerKey, error) {
+	return decodeServerKey("server key data", data)
+}
+
+// readKeyBody checks a key file's frame and returns its header and body.
+func readKeyBody(name string, data []byte, want fileKind) (fileHeader, Engine, scheme, []byte, error) {
+	h, r, err := openFile(name, data, keyMagic, "an hcc key file")
+	if err != nil {
+		return h, nil, nil, nil, err
+	}
+	if h.kind != want {
+		return h, nil, nil, nil, fmt.Errorf("%s holds %v, not %v", name, h.kind, want)
+	}
+	n := r.u64()
+	body := r.take(int(min(n, uint64(len(r.buf)+1))))
+	r.end()
+	if r.err != nil {
+		return h, nil, nil, nil, fmt.Errorf("%s: malformed key file: %w", name, r.err)
+	}
+	e, err := LookupEngine(h.engine)
+	if err != nil {
+		return h, nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s, err := e.scheme(h.params, true)
+	if err != nil {
+		return h, nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return h, e, s, body, nil
+}
+
+func decodeClientKey(name string, data []byte) (*ClientKey, error) {
+	h, e, s, body, err := readKeyBody(name, data, kindSecretKey)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := s.readSecretKey(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &ClientKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key}, sk: sk}, nil
+}
+
+func decodeServerKey(name string, data []byte) (*ServerKey, error) {
+	h, e, s, body, err := readKeyBody(name, data, kindEvalKey)
+	if err != nil {
+		return nil, err
+	}
+	if keyIDOf(body) != h.key {
+		return nil, fmt.Errorf("%s: key id %v does not match its key material", name, h.key)
+	}
+	ek, err := s.readServerKey(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &ServerKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key}, ek: ek, encoded: body}, nil
+}

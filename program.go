@@ -1,0 +1,363 @@
+package hcc
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io/fs"
+	"math"
+	"strings"
+
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/lang"
+	"github.com/hcc-fhe/hcc/stdlib"
+)
+
+// Source is what Compile reads: HDL text, a .hir text circuit, a
+// Bristol-fashion netlist, or a circuit built in Go.
+type Source struct {
+	// Name is the file name: it picks the format (".hdl" is HDL; otherwise
+	// .hir or Bristol by content), appears in error messages, and anchors
+	// the HDL program's relative imports.
+	Name string
+	// Text is the content; nil reads Name from the file system (or FS).
+	Text []byte
+	// Circuit picks one circuit of an HDL program that declares several
+	// (for .hir and Bristol it must match the file's circuit name, if set).
+	Circuit string
+	// FS, if set, holds the HDL program's files (Name and its relative
+	// imports are then slash-separated paths in FS, as lang.Options.FS).
+	FS fs.FS
+
+	circuit *ir.Circuit
+}
+
+// HDL is a Source holding HDL program text (imports are read from the
+// embedded standard library, "stdlib/...", or relative to the working
+// directory). circuit names the circuit to compile if the text declares
+// several ("" for the only one).
+func HDL(text, circuit string) Source {
+	return Source{Name: "input.hdl", Text: []byte(text), Circuit: circuit}
+}
+
+// File is a Source read from path: .hdl source (imports resolve relative
+// to path), .hir text or a Bristol-fashion netlist.
+func File(path string) Source { return Source{Name: path} }
+
+// FromCircuit is a Source holding a circuit built in Go (it must pass
+// ir.Verify); the circuit is not modified.
+func FromCircuit(c *ir.Circuit) Source { return Source{Name: c.Name, circuit: c} }
+
+// LoadCircuit turns src into a plain circuit, lowering HDL arithmetic in
+// style ("" is StyleSize), without any of an engine's passes: what hcc sim,
+// stats and the exporters work on. The result passes ir.Verify. HDL errors
+// keep their multi-line source context.
+func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
+	st := stdlib.SizeOptimized
+	switch style {
+	case "", StyleSize:
+	case StyleDepth:
+		st = stdlib.DepthOptimized
+	default:
+		return nil, fmt.Errorf("unknown style %q (want size or depth)", style)
+	}
+	if src.circuit != nil {
+		if err := ir.Verify(src.circuit); err != nil {
+			return nil, fmt.Errorf("circuit %q: %w", src.circuit.Name, err)
+		}
+		return src.circuit, nil
+	}
+	if strings.HasSuffix(src.Name, ".hdl") {
+		opts := lang.Options{Circuit: src.Circuit, Style: st, FS: src.FS}
+		if src.Text == nil && src.FS == nil {
+			return lang.CompileFile(src.Name, opts)
+		}
+		text := src.Text
+		if text == nil {
+			var err error
+			if text, err = fs.ReadFile(src.FS, src.Name); err != nil {
+				return nil, err
+			}
+		}
+		return lang.Compile(src.Name, text, opts)
+	}
+	var c *ir.Circuit
+	var err error
+	switch {
+	case src.Text != nil:
+		c, err = readCircuitText(src.Name, src.Text)
+	case src.FS != nil:
+		var text []byte
+		if text, err = fs.ReadFile(src.FS, src.Name); err == nil {
+			c, err = readCircuitText(src.Name, text)
+		}
+	default:
+		c, err = ir.ReadFile(src.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if src.Circuit != "" && src.Circuit != c.Name {
+		return nil, fmt.Errorf("%s holds circuit %q, not %q", src.Name, c.Name, src.Circuit)
+	}
+	return c, nil
+}
+
+// readCircuitText reads .hir or Bristol text the way ir.ReadFile reads a
+// file: .hir if the name ends in ".hir" or the first line that is neither
+// blank nor a comment starts with "hir"; otherwise Bristol, with the
+// circuit named after the file.
+func readCircuitText(name string, data []byte) (*ir.Circuit, error) {
+	if strings.HasSuffix(name, ".hir") || looksLikeHIR(data) {
+		return ir.ReadHIR(bytes.NewReader(data), name)
+	}
+	c, err := ir.ReadBristol(bytes.NewReader(data), name)
+	if err != nil {
+		return nil, err
+	}
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	c.Name = base
+	return c, nil
+}
+
+func looksLikeHIR(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		return strings.Fields(t)[0] == "hir"
+	}
+	return false
+}
+
+// Program is a circuit compiled for a Target: the engine's passes have run
+// (FHEW: LUT mapping against the parameter set; BGV: lowest AND-depth) and
+// the parameter set is fixed. It is immutable and safe for concurrent use.
+// The same source and target always give the same program, with the same
+// Hash; MarshalBinary writes it as a .hcp file, so a server never
+// recompiles.
+type Program struct {
+	target     Target // resolved: Engine and Params set
+	name       string
+	sourceHash [32]byte
+	circuit    *ir.Circuit // compiled
+	summary    string      // what compiling changed, for reports
+	hash       [32]byte
+	engine     Engine
+	scheme     scheme
+	level      levelCache
+}
+
+// compileConfig holds Compile's options.
+type compileConfig struct {
+	observe func(pass, summary string)
+}
+
+// CompileOption configures Compile.
+type CompileOption func(*compileConfig)
+
+// ObservePasses calls f after every pass of the engine's pipeline with the
+// pass name and a one-line summary of the circuit at that point (FHEW:
+// nodes, bootstraps, LUT and PARITY counts, bootstrap depth, critical
+// path), starting with the pass name "input".
+func ObservePasses(f func(pass, summary string)) CompileOption {
+	return func(c *compileConfig) { c.observe = f }
+}
+
+// Compile compiles src for t: the HDL front end (or the .hir or Bristol
+// reader), then the engine's passes, then the parameter choice. It is
+// deterministic. Errors name the source; HDL errors add the source line and
+// a caret on further lines.
+func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
+	t, err := t.normalized()
+	if err != nil {
+		return nil, err
+	}
+	e, err := LookupEngine(t.Engine)
+	if err != nil {
+		return nil, err
+	}
+	if t.Params != "" {
+		// Refuse an unknown or insecure set before the (possibly long) compile.
+		if _, err := e.scheme(t.Params, t.Insecure); err != nil {
+			return nil, err
+		}
+	}
+	c, err := LoadCircuit(src, t.Style)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &compileConfig{}
+	for _, o := range opts {
+		o(cfg)
+	}
+	return compileCircuit(e, c, t, cfg)
+}
+
+// CompileFile is Compile(File(path), t), except that a compiled program
+// file (.hcp, see Program.MarshalBinary) is read instead of compiled: its
+// own target then applies, and it must agree with t's Engine and Params
+// where those are set.
+func CompileFile(path string, t Target, opts ...CompileOption) (*Program, error) {
+	if isProgramFile(path) {
+		p, err := ReadProgramFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.checkTarget(path, t); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	return Compile(File(path), t, opts...)
+}
+
+// checkTarget reports a program whose engine or set differs from those t names.
+func (p *Program) checkTarget(path string, t Target) error {
+	if t.Engine != "" && t.Engine != p.target.Engine {
+		return fmt.Errorf("%s is a program for backend %s, not %s", path, p.target.Engine, t.Engine)
+	}
+	if t.Params != "" && t.Params != p.target.Params {
+		return fmt.Errorf("%s is a program for parameter set %s, not %s", path, p.target.Params, t.Params)
+	}
+	return nil
+}
+
+func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Program, error) {
+	d, s, err := e.compile(c, t, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if d.NumInputBits() != c.NumInputBits() || d.NumOutputBits() != c.NumOutputBits() {
+		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
+	}
+	t.Params = s.name()
+	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s}
+	p.summary = e.summary(c, d, s, t)
+	p.hash = p.computeHash()
+	return p, nil
+}
+
+// Target is the resolved target the program was compiled for (Engine and
+// Params are always set).
+func (p *Program) Target() Target { return p.target }
+
+// Engine is the program's engine.
+func (p *Program) Engine() Engine { return p.engine }
+
+// Name is the source circuit's name.
+func (p *Program) Name() string { return p.name }
+
+// Circuit is the compiled circuit (callers must not modify it). It
+// evaluates in plaintext like the source (ir.Circuit.Eval).
+func (p *Program) Circuit() *ir.Circuit { return p.circuit }
+
+// Inputs are the input buses (names, types and bit layout).
+func (p *Program) Inputs() []ir.Bus { return p.circuit.Inputs }
+
+// Outputs are the output buses.
+func (p *Program) Outputs() []ir.Bus { return p.circuit.Outputs }
+
+// Slots is the number of instances one ciphertext of the program's
+// parameter set carries (1 on FHEW; the slot count on BGV).
+func (p *Program) Slots() int { return p.scheme.slots() }
+
+// Summary describes what compiling did, in one line: on FHEW the bootstraps
+// before and after, LUT and PARITY counts, bootstrap depth and the
+// predicted failure per run; on BGV the AND-depth before and after and the
+// multiplications.
+func (p *Program) Summary() string { return p.summary }
+
+// Hash identifies the program: SHA-256 over its target and compiled
+// circuit (names and source positions left out).
+func (p *Program) Hash() [32]byte { return p.hash }
+
+// CircuitHash identifies the source circuit's function and interface (the
+// hash ciphertext files record: ciphertexts belong to a function, whatever
+// mapping a server compiled it with).
+func (p *Program) CircuitHash() [32]byte { return p.sourceHash }
+
+// ParseInputs parses --in style assignments for the program's inputs (see
+// the package function ParseInputs).
+func (p *Program) ParseInputs(assigns ...string) (Values, error) {
+	return ParseInputs(p.circuit, assigns...)
+}
+
+// EvalPlain evaluates the program in plaintext (the reference semantics).
+func (p *Program) EvalPlain(in Values) (Values, error) { return p.circuit.Eval(in) }
+
+func (p *Program) computeHash() [32]byte {
+	h := sha256.New()
+	var buf []byte
+	buf = appendTarget(buf, p.target)
+	buf = append(buf, p.sourceHash[:]...)
+	ch := circuitHash(p.circuit)
+	buf = append(buf, ch[:]...)
+	h.Write(buf)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// appendTarget encodes t (the part of a program file and of its hash that
+// says what it was compiled for).
+func appendTarget(buf []byte, t Target) []byte {
+	le := binary.LittleEndian
+	buf = appendString(buf, t.Engine)
+	buf = appendString(buf, t.Params)
+	buf = append(buf, boolByte(t.Insecure))
+	buf = appendString(buf, string(t.Style))
+	buf = le.AppendUint64(buf, math.Float64bits(t.ParityFailureLog2))
+	buf = le.AppendUint32(buf, uint32(t.LUTInputs))
+	return le.AppendUint32(buf, uint32(t.Instances))
+}
+
+// circuitHash identifies a circuit's function and interface: SHA-256 over
+// the input and output buses (names, types, driving nodes) and every node
+// (op, table, bus bit, fanins). Source positions and the circuit name are
+// left out, so the same circuit loaded from another path, or a Bristol file
+// under another name, hashes the same.
+func circuitHash(c *ir.Circuit) [32]byte {
+	h := sha256.New()
+	var buf []byte
+	le := binary.LittleEndian
+	putBuses := func(bs []ir.Bus) {
+		buf = le.AppendUint32(buf, uint32(len(bs)))
+		for i := range bs {
+			b := &bs[i]
+			buf = appendString(buf, b.Name)
+			buf = le.AppendUint32(buf, uint32(b.Width))
+			buf = append(buf, boolByte(b.Signed), byte(len(b.Dims)))
+			for _, d := range b.Dims {
+				buf = le.AppendUint32(buf, uint32(d))
+			}
+			buf = le.AppendUint32(buf, uint32(len(b.Bits)))
+			for _, id := range b.Bits {
+				buf = le.AppendUint32(buf, uint32(id))
+			}
+		}
+	}
+	putBuses(c.Inputs)
+	putBuses(c.Outputs)
+	buf = le.AppendUint32(buf, uint32(len(c.Nodes)))
+	h.Write(buf)
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		buf = append(buf[:0], byte(n.Op), byte(len(n.In)))
+		buf = le.AppendUint64(buf, n.Table)
+		buf = le.AppendUint32(buf, uint32(n.Bus))
+		buf = le.AppendUint32(buf, uint32(n.Bit))
+		for _, x := range n.In {
+			buf = le.AppendUint32(buf, uint32(x))
+		}
+		h.Write(buf)
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
