@@ -33,22 +33,26 @@ type Engine interface {
 type EvalKey interface {
 	// ID is the key's id, the hash of its content.
 	ID() string
+	// Slots is the number of instances one ciphertext carries (1 on FHEW,
+	// the slot count on BGV): the natural task size, since a task can only
+	// hold whole ciphertexts.
+	Slots() int
 }
 
 // Program is a parsed compiled program.
 type Program interface {
-	// ID is the program's hash.
+	// ID is the program's hash (the compiled form: target and mapping).
 	ID() string
+	// Circuit identifies the source circuit that ciphertexts record; programs
+	// compiled differently from one circuit share it.
+	Circuit() string
 }
 
 // Batch describes a ciphertext set.
 type Batch struct {
 	Instances int    // circuit instances in the set
 	KeyID     string // the evaluation key it was encrypted for
-	ProgramID string // the program it is an input or output of
-	// PartSize is the natural task size in instances: 1 for FHEW (one
-	// instance is already seconds of bootstraps), the slot count for BGV.
-	PartSize int
+	Circuit   string // the circuit it is an input or output of (Program.Circuit)
 }
 
 // permanentError marks an error that a retry cannot fix.

@@ -31,8 +31,8 @@ type jobRecord struct {
 type SubmitOptions struct {
 	// Engine parses and splits (HCC for the hcc library).
 	Engine Engine
-	// PerTask is the number of instances per task (0 = the engine's natural
-	// part: one FHEW instance, one BGV slot pack).
+	// PerTask is the number of instances per task (0 = one ciphertext's
+	// worth: one FHEW instance, one BGV slot pack).
 	PerTask int
 	// JobID names the job; "" derives it from the key, program, input and
 	// PerTask, so submitting the same work again resumes the same job.
@@ -86,15 +86,15 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 	if b.KeyID != k.ID() {
 		return nil, st, fmt.Errorf("input ciphertexts are for key %s, the evaluation key is %s", b.KeyID, k.ID())
 	}
-	if b.ProgramID != p.ID() {
-		return nil, st, fmt.Errorf("input ciphertexts are for program %s, not %s", b.ProgramID, p.ID())
+	if b.Circuit != p.Circuit() {
+		return nil, st, fmt.Errorf("input ciphertexts are for circuit %s, the program's is %s", b.Circuit, p.Circuit())
 	}
 	if !validID(k.ID()) || !validID(p.ID()) {
 		return nil, st, fmt.Errorf("key id %q or program id %q cannot name an object", k.ID(), p.ID())
 	}
 	per := o.PerTask
 	if per <= 0 {
-		per = max(b.PartSize, 1)
+		per = max(k.Slots(), 1)
 	}
 	job := o.JobID
 	if job == "" {
@@ -262,10 +262,11 @@ func (c *Client) wait(ctx context.Context, rec jobRecord, e Engine, progress fun
 }
 
 // watchResults adds results to the map from a watcher on the job's keys,
-// until a task failed, all are in, or the watcher went quiet for a while;
-// a fresh watcher replays every stored result, so one that died with a
-// server restart costs nothing.
+// until a task failed, all are in, or the connection was re-established
+// (after a server restart); a fresh watcher replays every stored result, so
+// nothing is missed.
 func (c *Client) watchResults(ctx context.Context, rec jobRecord, results map[int]result, progress func(done, total int)) error {
+	reconnects := c.nc.Stats().Reconnects
 	w, err := c.results.Watch(ctx, rec.Job+".*", jetstream.IgnoreDeletes())
 	if err != nil {
 		if ctx.Err() != nil {
@@ -275,15 +276,17 @@ func (c *Client) watchResults(ctx context.Context, rec jobRecord, results map[in
 		return nil
 	}
 	defer w.Stop()
-	quiet := time.NewTimer(5 * time.Second)
-	defer quiet.Stop()
+	check := time.NewTicker(time.Second)
+	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("job %s: %w (%d of %d tasks done; submit again or resume job %s to pick up the results)",
 				rec.Job, ctx.Err(), len(results), rec.Tasks, rec.Job)
-		case <-quiet.C:
-			return nil
+		case <-check.C:
+			if c.nc.Stats().Reconnects != reconnects {
+				return nil
+			}
 		case ent, ok := <-w.Updates():
 			if !ok {
 				return nil
@@ -291,7 +294,6 @@ func (c *Client) watchResults(ctx context.Context, rec jobRecord, results map[in
 			if ent == nil {
 				continue // the stored results are replayed; live ones follow
 			}
-			quiet.Reset(5 * time.Second)
 			_, idx, _ := strings.Cut(ent.Key(), ".")
 			i, err := strconv.Atoi(idx)
 			if err != nil || i < 0 || i >= rec.Tasks {

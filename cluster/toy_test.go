@@ -27,6 +27,7 @@ type toyKey struct {
 }
 
 func (k toyKey) ID() string { return k.id }
+func (k toyKey) Slots() int { return 1 }
 
 type toyProgram struct {
 	id    string
@@ -34,7 +35,8 @@ type toyProgram struct {
 	delay time.Duration
 }
 
-func (p toyProgram) ID() string { return p.id }
+func (p toyProgram) ID() string      { return p.id }
+func (p toyProgram) Circuit() string { return p.id }
 
 func toyID(data []byte) string { s := sha256.Sum256(data); return hex.EncodeToString(s[:8]) }
 
@@ -103,7 +105,7 @@ func (toyEngine) Inspect(ct []byte) (Batch, error) {
 	if err != nil {
 		return Batch{}, err
 	}
-	return Batch{Instances: len(v), KeyID: k, ProgramID: p, PartSize: 1}, nil
+	return Batch{Instances: len(v), KeyID: k, Circuit: p}, nil
 }
 
 func (toyEngine) Split(ct []byte, per int) ([][]byte, error) {
