@@ -30,6 +30,17 @@ type arith[T any] interface {
 // one goroutine each.
 type engine[T any] struct {
 	ars []arith[T]
+	// round, if set, sees the state after each round (r = 0 after the
+	// first AddRoundKey for encryption, r = 10 after the first
+	// InvSubBytes' linear part for decryption).
+	round func(r int, state []T)
+}
+
+// observe reports the state after round r.
+func (e *engine[T]) observe(r int, s []T) {
+	if e.round != nil {
+		e.round(r, s)
+	}
 }
 
 // par runs fn(ar, i) for i < n, spread over the ariths.
@@ -179,9 +190,10 @@ func newProgram(f *Field) (*program, error) {
 	return p, nil
 }
 
-// roundKeys yields round key r (16 values) and says whether the program
-// owns it (frees it after use).
-type roundKeys[T any] func(r int) ([16]T, bool, error)
+// roundKeys yields round key r (16 values). The source owns them: an
+// expanding source frees a round key once it has derived the next, so the
+// program must not keep one past the next request.
+type roundKeys[T any] func(r int) ([16]T, error)
 
 // expandNext returns round key r from round key r-1 (FIPS-197 5.2 on
 // bytes): w[4r][row] = w[4r-4][row] ⊕ S(w[4r-1][row+1]) ⊕ rcon_r·[row=0],
@@ -228,17 +240,17 @@ func expandNext[T any](e *engine[T], p *program, prev [16]T, r int) ([16]T, erro
 }
 
 // expandingKeys expands key (not freed) on demand: round keys must be
-// asked for in order 0, 1, ..., 10; each is freed by the caller.
+// asked for in order 0, 1, ..., 10.
 func expandingKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
 	var cur [16]T
 	last := -1
-	return func(r int) ([16]T, bool, error) {
+	return func(r int) ([16]T, error) {
 		if r == 0 {
 			last = 0
-			return key, false, nil
+			return key, nil
 		}
 		if r != last+1 {
-			return cur, false, fmt.Errorf("internal error: round key %d after %d", r, last)
+			return cur, fmt.Errorf("internal error: round key %d after %d", r, last)
 		}
 		prev := key
 		if last > 0 {
@@ -246,10 +258,13 @@ func expandingKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
 		}
 		next, err := expandNext(e, p, prev, r)
 		if err != nil {
-			return next, false, err
+			return next, err
+		}
+		if last > 0 {
+			freeAll(e.ars[0], prev[:])
 		}
 		cur, last = next, r
-		return next, true, nil
+		return next, nil
 	}
 }
 
@@ -268,7 +283,7 @@ func freeAll[T any](ar arith[T], xs []T) {
 func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([16]T, error) {
 	var s [16]T
 	ar := e.ars[0]
-	rk, owned, err := keys(0)
+	rk, err := keys(0)
 	if err != nil {
 		return s, err
 	}
@@ -277,11 +292,9 @@ func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 			return s, fmt.Errorf("round 0: %w", err)
 		}
 	}
-	if owned {
-		freeAll(ar, rk[:])
-	}
+	e.observe(0, s[:])
 	for r := 1; r <= 10; r++ {
-		if rk, owned, err = keys(r); err != nil {
+		if rk, err = keys(r); err != nil {
 			return s, err
 		}
 		m := p.enc
@@ -334,10 +347,8 @@ func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 				freeAll(ar, t[row])
 			}
 		}
-		if owned {
-			freeAll(ar, rk[:])
-		}
 		s = out
+		e.observe(r, s[:])
 	}
 	return s, nil
 }
@@ -351,7 +362,7 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 	var z [16]T
 	ar := e.ars[0]
 	dconst := affineLinearInv(sboxConst)
-	rk, owned, err := keys(10)
+	rk, err := keys(10)
 	if err != nil {
 		return z, err
 	}
@@ -374,11 +385,9 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 	}); err != nil {
 		return z, fmt.Errorf("round 10: %w", err)
 	}
-	if owned {
-		freeAll(ar, rk[:])
-	}
+	e.observe(10, z[:])
 	for r := 9; r >= 0; r-- {
-		if rk, owned, err = keys(r); err != nil {
+		if rk, err = keys(r); err != nil {
 			return z, err
 		}
 		var u [16]T
@@ -400,10 +409,8 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		}); err != nil {
 			return z, fmt.Errorf("round %d: %w", r, err)
 		}
-		if owned {
-			freeAll(ar, rk[:])
-		}
 		if r == 0 {
+			e.observe(0, u[:])
 			return u, nil
 		}
 		for c := range 4 {
@@ -427,6 +434,7 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		for i := range U {
 			freeAll(ar, U[i])
 		}
+		e.observe(r, z[:])
 	}
 	return z, nil
 }
@@ -446,30 +454,86 @@ func expandAll[T any](e *engine[T], p *program, key [16]T) ([11][16]T, error) {
 
 // suppliedKeys serves round keys the caller owns.
 func suppliedKeys[T any](rks [11][16]T) roundKeys[T] {
-	return func(r int) ([16]T, bool, error) {
+	return func(r int) ([16]T, error) {
 		if r < 0 || r > 10 {
-			return rks[0], false, fmt.Errorf("internal error: round key %d", r)
+			return rks[0], fmt.Errorf("internal error: round key %d", r)
 		}
-		return rks[r], false, nil
+		return rks[r], nil
 	}
 }
 
-// expandedKeys expands key completely on the first request (decryption
-// needs round key 10 first) and hands each expanded key over once.
-func expandedKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
-	var rks [11][16]T
-	done := false
-	return func(r int) ([16]T, bool, error) {
-		if !done {
-			var err error
-			if rks, err = expandAll(e, p, key); err != nil {
-				return rks[0], false, err
+// expandPrev returns round key r-1 from round key r (the key schedule
+// run backwards): w[4(r-1)+c] = w[4r+c] ⊕ w[4r+c-1] for c = 1..3, then
+// w[4(r-1)][row] = w[4r][row] ⊕ S(w[4(r-1)+3][row+1]) ⊕ rcon_r·[row=0].
+func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int) ([16]T, error) {
+	var prev [16]T
+	ar := e.ars[0]
+	var err error
+	for c := 1; c < 4; c++ {
+		for row := range 4 {
+			if prev[4*c+row], err = ar.add(cur[4*c+row], cur[4*(c-1)+row]); err != nil {
+				return prev, fmt.Errorf("inverse key expansion, round key %d: %w", r-1, err)
 			}
-			done = true
 		}
-		if r < 0 || r > 10 {
-			return rks[0], false, fmt.Errorf("internal error: round key %d", r)
+	}
+	err = e.par(4, func(ar arith[T], row int) error {
+		v, err := inv254(ar, prev[12+(row+1)%4])
+		if err != nil {
+			return err
 		}
-		return rks[r], r > 0, nil
+		l, err := ar.lin(v, p.last)
+		ar.free(v)
+		if err != nil {
+			return err
+		}
+		s, err := ar.add(cur[row], l[0])
+		ar.free(l[0])
+		if err != nil {
+			return err
+		}
+		c := byte(sboxConst)
+		if row == 0 {
+			c ^= rcon[r]
+		}
+		prev[row], err = ar.addConst(s, c)
+		ar.free(s)
+		return err
+	})
+	if err != nil {
+		return prev, fmt.Errorf("inverse key expansion, round key %d: %w", r-1, err)
+	}
+	return prev, nil
+}
+
+// expandingKeysDown runs the key schedule backwards from the last round
+// key (not freed) on demand, in the order decryption uses them: 10, 9, ...,
+// 0. Each round key costs the same depth as in encryption, so decryption
+// with an encrypted key needs no more levels than encryption; expanding
+// forwards first would put round key 10 ten S-boxes deep before the first
+// round (M65537's chain does not have the levels for both).
+func expandingKeysDown[T any](e *engine[T], p *program, last [16]T) roundKeys[T] {
+	var cur [16]T
+	at := 11
+	return func(r int) ([16]T, error) {
+		if r == 10 {
+			at = 10
+			return last, nil
+		}
+		if r != at-1 {
+			return cur, fmt.Errorf("internal error: round key %d after %d", r, at)
+		}
+		from := last
+		if at < 10 {
+			from = cur
+		}
+		prev, err := expandPrev(e, p, from, r+1)
+		if err != nil {
+			return prev, err
+		}
+		if at < 10 {
+			freeAll(e.ars[0], from[:])
+		}
+		cur, at = prev, r
+		return prev, nil
 	}
 }
