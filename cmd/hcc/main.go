@@ -2,22 +2,28 @@
 // simulates them in plaintext, converts between circuit formats, and runs them
 // encrypted under FHEW gate bootstrapping or packed BGV.
 //
-//	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [--backend fhew [--params NAME] [-v]] [-o OUT.hir]
+//	hcc compile FILE.hdl [-circuit NAME] [-style size|depth] [--backend fhew|bgv [--params NAME] [-v]] [-o OUT.hir|OUT.hcp]
 //	hcc sim FILE --in name=value ... [-circuit NAME] [-style size|depth]
 //	hcc stats FILE
 //	hcc dot FILE [-o OUT.dot]
 //	hcc export-bristol FILE [-o OUT.txt]
 //	hcc export-blif FILE [-o OUT.blif]
-//	hcc keygen [--backend fhew|bgv] [--params NAME] [--insecure] -o DIR
+//	hcc keygen [--backend fhew|bgv] [--params NAME] [--insecure] [--force] -o DIR
 //	hcc encrypt --key DIR/secret.key FILE (--in name=value ... | --batch FILE) -o IN.ct
 //	hcc eval --eval-key DIR/eval.key FILE IN.ct -o OUT.ct [--threads N]
 //	hcc decrypt --key DIR/secret.key FILE OUT.ct
 //	hcc run FILE (--in name=value ... | --batch FILE) [--backend fhew|bgv] [--params NAME] [--threads N] [--check]
 //	hcc bench fhew [--figure2] [--out DIR]
+//	hcc serve [--listen 127.0.0.1:4222] [--store DIR] [--workers N]
+//	hcc worker --server nats://HOST:4222 [--threads N]
+//	hcc submit --server nats://HOST:4222 --eval-key DIR/eval.key PROGRAM IN.ct -o OUT.ct
 //	hcc version
 //
 // FILE is HDL source (.hdl), the .hir text format, or a Bristol-fashion
-// netlist. Run "hcc COMMAND --help" for a command's flags.
+// netlist; CIRCUIT is also a compiled program (.hcp). The commands are thin:
+// compiling, keys, encryption, evaluation and the file formats are the hcc
+// package's (github.com/hcc-fhe/hcc). Run "hcc COMMAND --help" for a
+// command's flags.
 package main
 
 import (
@@ -72,7 +78,7 @@ func commands() []*command {
 		{name: "sim", args: "FILE", doc: "simulate a circuit in plaintext on the given inputs and print every output", run: runSim,
 			flags: func(fs *flag.FlagSet, e *cmdEnv) {
 				circuitFlags(fs, e)
-				fs.Var(&e.ins, "in", "input `name=value[,value...]` (repeat for each input; decimal, 0x hex, 0b binary)")
+				fs.Var(&e.ins, "in", inHelp)
 			}},
 		{name: "stats", args: "FILE", doc: "print node counts per op, depth, AND-depth and bootstraps", run: runStats,
 			flags: func(fs *flag.FlagSet, e *cmdEnv) { circuitFlags(fs, e) }},
@@ -93,6 +99,7 @@ func commands() []*command {
 				outFlag(fs, e, "write to `OUT.blif` instead of standard output")
 			}},
 		keygenCommand(), encryptCommand(), evalCommand(), decryptCommand(), runCommand(),
+		serveCommand(), workerCommand(), submitCommand(), // cluster_*.go: NATS JetStream scale-out
 		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
 			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
@@ -110,11 +117,13 @@ func outFlag(fs *flag.FlagSet, e *cmdEnv, usage string) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, "hcc compiles hardware descriptions to Boolean circuits and simulates them.\n\nUsage:\n")
+	fmt.Fprintf(w, "hcc compiles hardware descriptions to Boolean circuits, simulates them, and runs them encrypted\n"+
+		"(homomorphic encryption: FHEW gate bootstrapping or packed BGV; keygen, encrypt, eval, decrypt, run).\n\nUsage:\n")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  hcc %-15s %s\n", c.name, c.doc)
 	}
-	fmt.Fprintf(w, "\nFILE is .hdl source, .hir text or a Bristol-fashion netlist.\nRun \"hcc COMMAND --help\" for the flags of a command.\n")
+	fmt.Fprintf(w, "\nFILE is .hdl source, .hir text or a Bristol-fashion netlist; CIRCUIT is also a compiled program (.hcp from hcc compile --backend).\n"+
+		"Run \"hcc COMMAND --help\" for the flags of a command.\n")
 }
 
 // run is the whole program: it returns the exit status (0 ok, 1 error,
