@@ -27,14 +27,14 @@ func startTestServer(t *testing.T, listen, dir string, tune Tuning) *Server {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := Setup(ctx, s.URL(), storage, tune); err != nil {
+	if err := Setup(ctx, ConnectConfig{URL: s.URL(), Storage: storage, Tuning: tune}); err != nil {
 		s.Shutdown()
 		t.Fatal(err)
 	}
 	return s
 }
 
-func connect(t *testing.T, url string) *Client {
+func testConnect(t *testing.T, url string) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -53,7 +53,7 @@ func startWorkers(t *testing.T, url string, n int, cfg WorkerConfig) []*Worker {
 	var wg sync.WaitGroup
 	var ws []*Worker
 	for range n {
-		w, err := NewWorker(connect(t, url), cfg)
+		w, err := NewWorker(testConnect(t, url), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestSubmitAssemblesInOrder(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{})
 	defer s.Shutdown()
 	ws := startWorkers(t, s.URL(), 2, WorkerConfig{Engine: toyEngine{}, CacheDir: t.TempDir()})
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(11, 0)
 	var last, calls int
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -113,7 +113,7 @@ func TestSubmitAssemblesInOrder(t *testing.T) {
 func TestResumeAfterSubmitterLeaves(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{})
 	defer s.Shutdown()
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(4, 0)
 	// No workers yet: the submitter gives up waiting, the job stays queued.
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -125,7 +125,7 @@ func TestResumeAfterSubmitterLeaves(t *testing.T) {
 	startWorkers(t, s.URL(), 1, WorkerConfig{Engine: toyEngine{}})
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c2 := connect(t, s.URL())
+	c2 := testConnect(t, s.URL())
 	out, st2, err := c2.Resume(ctx, st.JobID, toyEngine{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestDuplicateResultIgnored(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{AckWait: 300 * time.Millisecond, MaxDeliver: 5})
 	defer s.Shutdown()
 	ws := startWorkers(t, s.URL(), 2, WorkerConfig{Engine: toyEngine{}, progressEvery: -1})
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(3, 500*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -174,7 +174,7 @@ func TestProgressKeepsLongTask(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{AckWait: 400 * time.Millisecond})
 	defer s.Shutdown()
 	ws := startWorkers(t, s.URL(), 2, WorkerConfig{Engine: toyEngine{}})
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(2, time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -193,7 +193,7 @@ func TestProgressKeepsLongTask(t *testing.T) {
 func TestPermanentErrorFailsJob(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{})
 	defer s.Shutdown()
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(4, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -237,7 +237,7 @@ func TestMaxDeliverFailsJob(t *testing.T) {
 	s := startTestServer(t, "", "", Tuning{MaxDeliver: 2})
 	defer s.Shutdown()
 	startWorkers(t, s.URL(), 1, WorkerConfig{Engine: toyEngine{failValue: 1}})
-	c := connect(t, s.URL())
+	c := testConnect(t, s.URL())
 	j := newToyJob(2, 0) // instance 0 has value 1
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

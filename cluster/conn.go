@@ -96,6 +96,10 @@ type Client struct {
 // lives (a restarted server is picked up again), and creates hcc's streams
 // and buckets if they do not exist.
 func Connect(ctx context.Context, cfg ConnectConfig) (*Client, error) {
+	return connect(ctx, cfg, false)
+}
+
+func connect(ctx context.Context, cfg ConnectConfig, update bool) (*Client, error) {
 	if cfg.URL == "" {
 		return nil, errors.New("no server URL (e.g. nats://127.0.0.1:4222)")
 	}
@@ -129,7 +133,7 @@ func Connect(ctx context.Context, cfg ConnectConfig) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect %s: %v", cfg.URL, err)
 	}
-	c, err := bind(ctx, nc, cfg, false)
+	c, err := bind(ctx, nc, cfg, update)
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -138,15 +142,14 @@ func Connect(ctx context.Context, cfg ConnectConfig) (*Client, error) {
 }
 
 // Setup creates or updates hcc's streams, buckets and the workers' consumer
-// with the given storage and tuning; hcc serve calls it once at start.
-func Setup(ctx context.Context, url string, storage Storage, t Tuning) error {
-	nc, err := nats.Connect(url, nats.Name("hcc-setup"))
+// with cfg's Storage and Tuning; hcc serve calls it once at start.
+func Setup(ctx context.Context, cfg ConnectConfig) error {
+	c, err := connect(ctx, cfg, true)
 	if err != nil {
-		return fmt.Errorf("connect %s: %v", url, err)
+		return err
 	}
-	defer nc.Close()
-	_, err = bind(ctx, nc, ConnectConfig{Storage: storage, Tuning: t}, true)
-	return err
+	c.Close()
+	return nil
 }
 
 // bind creates (or, with update, reconfigures) and binds the streams,

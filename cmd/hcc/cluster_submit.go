@@ -1,0 +1,123 @@
+package main
+
+// hcc submit: evaluate a ciphertext batch on the cluster's workers.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/cluster"
+)
+
+func submitCommand() *command {
+	var (
+		cf             clusterFlags
+		evalKey, job   string
+		perTask        int
+		insecure, keep bool
+		timeout        time.Duration
+	)
+	return &command{name: "submit", args: "PROGRAM IN.ct", nargs: 2,
+		doc: "evaluate a ciphertext batch on the workers of an hcc serve server (split, wait with progress, assemble)",
+		flags: func(fs *flag.FlagSet, e *cmdEnv) {
+			cf.declare(fs)
+			fs.StringVar(&evalKey, "eval-key", "", "the evaluation key `FILE` (keys/eval.key; never the secret key)")
+			outFlag(fs, e, "write the output ciphertexts to `OUT.ct`")
+			fs.IntVar(&perTask, "per-task", 0, "instances per task (0 = one ciphertext's worth: 1 on FHEW, one slot pack on BGV)")
+			fs.StringVar(&job, "job", "", "job `ID` (default: derived from key, program and input, so submitting again resumes)")
+			fs.BoolVar(&insecure, "insecure", false, "allow the insecure Toy parameter sets when compiling PROGRAM from source")
+			fs.BoolVar(&keep, "keep", false, "keep the job's data on the server after writing the output")
+			fs.DurationVar(&timeout, "timeout", 0, "give up waiting after this long (0 = never; the job stays and can be resumed)")
+		},
+		run: func(e *cmdEnv) error {
+			if evalKey == "" {
+				return errors.New("--eval-key is required (the evaluation key, keys/eval.key)")
+			}
+			if e.out == "" {
+				return errors.New("-o OUT.ct is required")
+			}
+			if err := hcc.CheckWritable(e.out); err != nil {
+				return err
+			}
+			keyData, err := os.ReadFile(evalKey)
+			if err != nil {
+				return err
+			}
+			// Refuse a secret key before anything else reads it or sends it.
+			if _, err := cluster.HCC.ParseKey(keyData); err != nil {
+				return fmt.Errorf("%s: %v", evalKey, err)
+			}
+			sk, err := hcc.UnmarshalServerKey(keyData)
+			if err != nil {
+				return fmt.Errorf("%s: %v", evalKey, err)
+			}
+			prog, err := hcc.CompileFile(e.args[0], hcc.Target{Engine: sk.Engine(), Params: sk.Params(), Insecure: insecure})
+			if err != nil {
+				return err
+			}
+			progData, err := prog.MarshalBinary()
+			if err != nil {
+				return err
+			}
+			in, err := os.ReadFile(e.args[1])
+			if err != nil {
+				return err
+			}
+			ctx, stop := interrupted()
+			defer stop()
+			if timeout > 0 {
+				var cancel func()
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			c, err := cf.connect(ctx, "hcc-submit")
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			var last time.Time
+			progress := func(done, total int) {
+				if done == total || time.Since(last) >= time.Second {
+					fmt.Fprintf(e.stderr, "submit: %d/%d tasks done\n", done, total)
+					last = time.Now()
+				}
+			}
+			out, st, err := c.Submit(ctx, keyData, progData, in, cluster.SubmitOptions{Engine: cluster.HCC, PerTask: perTask, JobID: job, Progress: progress})
+			if err != nil {
+				return err
+			}
+			if err := hcc.WriteFile(e.out, out, 0o644); err != nil {
+				return err
+			}
+			if !keep {
+				if err := c.DeleteJob(ctx, st.JobID); err != nil {
+					fmt.Fprintf(e.stderr, "submit: warning: deleting job %s: %v\n", st.JobID, err)
+				}
+			}
+			fmt.Fprintln(e.stderr, submitSummary(st))
+			return nil
+		}}
+}
+
+// submitSummary is the one-line report of a finished job.
+func submitSummary(st cluster.SubmitStats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "submit: job %s: %d instances in %d tasks on %d workers in %v", st.JobID, st.Instances, st.Tasks, len(st.Workers), st.Wall.Round(time.Millisecond))
+	if st.Resumed {
+		b.WriteString(" (resumed)")
+	}
+	switch {
+	case st.KeyUploaded:
+		fmt.Fprintf(&b, "; evaluation key (%.1f MB) and program stored in %v", float64(st.KeyBytes)/1e6, st.KeyUpload.Round(time.Millisecond))
+	case !st.Resumed:
+		b.WriteString("; evaluation key already on the server")
+	}
+	fmt.Fprintf(&b, "; ciphertexts %.2f MB up, %.2f MB down; %.1f s of worker evaluation", float64(st.BytesUp)/1e6, float64(st.BytesDown)/1e6, st.EvalSeconds)
+	return b.String()
+}
