@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -52,8 +53,7 @@ func arrayMultiplier(n int) *ir.Circuit {
 
 func TestAndDepthArrayMultiplier(t *testing.T) {
 	c := arrayMultiplier(8)
-	d := runChecked(t, AndDepth, c)
-	sameFunction(t, c, d)
+	d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 	before, after := andDepthOf(c), andDepthOf(d)
 	// Rows of carries chain: 7 levels or more; a column-compressed tree
 	// with a prefix adder needs about log_{3/2}(8) + log2(8) + 1.
@@ -137,7 +137,7 @@ func TestResynthAddersSound(t *testing.T) {
 		if err := ir.Verify(d); err != nil {
 			t.Fatal(err)
 		}
-		sameFunction(t, c, d)
+		circuittest.Equivalent(t, c, d)
 	}
 	if applied < 100 {
 		t.Errorf("resynthesis applied to only %d of 300 networks: the test exercises too little", applied)

@@ -5,25 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
 )
-
-// runChecked runs p on c the way the STYLE asks: verify, pass, verify.
-func runChecked(t *testing.T, p Pass, c *ir.Circuit) *ir.Circuit {
-	t.Helper()
-	if err := ir.Verify(c); err != nil {
-		t.Fatalf("input circuit: %v", err)
-	}
-	d, err := p.Run(c)
-	if err != nil {
-		t.Fatalf("%s: %v", p.Name, err)
-	}
-	if err := ir.Verify(d); err != nil {
-		t.Fatalf("%s produced an invalid circuit: %v", p.Name, err)
-	}
-	return d
-}
 
 // checkXAG fails if c has a gate AndDepth should have lowered.
 func checkXAG(t *testing.T, c *ir.Circuit) {
@@ -39,9 +24,8 @@ func checkXAG(t *testing.T, c *ir.Circuit) {
 func TestAndDepthRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for iter := 0; iter < 300; iter++ {
-		c := randomCircuit(rng, 2+rng.IntN(15), 20+rng.IntN(100))
-		d := runChecked(t, AndDepth, c)
-		sameFunction(t, c, d)
+		c := randomCircuit(t, rng, 2+rng.IntN(15), 20+rng.IntN(100))
+		d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 		checkXAG(t, d)
 		if a, b := andDepthOf(c), andDepthOf(d); b > a {
 			t.Fatalf("iteration %d: and-depth rose from %d to %d", iter, a, b)
@@ -50,43 +34,9 @@ func TestAndDepthRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameFunction(t, c, e)
+		circuittest.Equivalent(t, c, e)
 		checkProperty(t, "dce", e)
 	}
-}
-
-// sameOnVectors compares two circuits with the same interface on rounds×64
-// input vectors: lanes 0-3 of the first round are the edge cases all zeros,
-// all ones, alternating bits and the first half of the input bits set; the
-// rest are random.
-func sameOnVectors(t *testing.T, rng *rand.Rand, a, b *ir.Circuit, rounds int) {
-	t.Helper()
-	n := a.NumInputBits()
-	in := make([]uint64, n)
-	for r := 0; r < rounds; r++ {
-		for k := range in {
-			in[k] = rng.Uint64()
-			if r == 0 {
-				in[k] &^= 0xf
-				in[k] |= 0b0010                     // lane 1: all ones
-				in[k] |= uint64(k&1) << 2           // lane 2: alternating
-				in[k] |= uint64(btoi(k < n/2)) << 3 // lane 3: low half set
-			}
-		}
-		oa, ob := a.EvalBits(in), b.EvalBits(in)
-		for k := range oa {
-			if oa[k] != ob[k] {
-				t.Fatalf("%s: output bit %d differs (round %d, lanes %064b)", a.Name, k, r, oa[k]^ob[k])
-			}
-		}
-	}
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // chain folds op over n fresh input bits from the left: ((x0 op x1) op x2)...
@@ -106,7 +56,6 @@ func chain(n int, op func(b *ir.Builder, acc, x ir.NodeID) ir.NodeID) *ir.Circui
 }
 
 func TestAndDepthChains(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
 	type tc struct {
 		name          string
 		n             int
@@ -135,13 +84,8 @@ func TestAndDepthChains(t *testing.T) {
 		if got := andDepthOf(c); got != k.before {
 			t.Fatalf("%s: built with and-depth %d, want %d", k.name, got, k.before)
 		}
-		d := runChecked(t, AndDepth, c)
+		d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 		checkXAG(t, d)
-		if k.n <= 16 {
-			sameFunction(t, c, d)
-		} else {
-			sameOnVectors(t, rng, c, d, 8)
-		}
 		if got := andDepthOf(d); got != k.after {
 			t.Errorf("%s: and-depth %d -> %d, want %d", k.name, k.before, got, k.after)
 		}
@@ -163,8 +107,7 @@ func TestAndDepthMultiplyAdd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := runChecked(t, AndDepth, c)
-	sameFunction(t, c, d)
+	d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 	if before, after := andDepthOf(c), andDepthOf(d); before != 7 || after > 4 {
 		t.Errorf("multiply-add chain: and-depth %d -> %d, want 7 -> at most 4", before, after)
 	}
@@ -200,8 +143,7 @@ func TestAndDepthRippleAdder(t *testing.T) {
 	for _, sub := range []bool{false, true} {
 		c := rippleAdder(8, sub)
 		before := andDepthOf(c)
-		d := runChecked(t, AndDepth, c)
-		sameFunction(t, c, d)
+		d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 		after := andDepthOf(d)
 		// Sklansky over 8 positions plus the generate: 1 + 3 levels.
 		if after > 4 || before < 7 {
@@ -212,18 +154,17 @@ func TestAndDepthRippleAdder(t *testing.T) {
 
 func TestAndDepthBristol(t *testing.T) {
 	dir := testenv.SharedCircuits(t)
-	rng := rand.New(rand.NewPCG(11, 12))
 	for _, name := range []string{"adder64", "zero_equal", "mult64", "aes_128", "AES-non-expanded"} {
 		c, err := ir.ReadFile(filepath.Join(dir, name+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := runChecked(t, AndDepth, c)
+		d := circuittest.CheckPass(t, AndDepth.Name, AndDepth.Run, c)
 		checkXAG(t, d)
 		if d, err = DCE.Run(d); err != nil {
 			t.Fatal(err)
 		}
-		sameOnVectors(t, rng, c, d, 4)
+		circuittest.EquivalentRounds(t, c, d, 4)
 		s0, s1 := c.Stats(), d.Stats()
 		if s1.AndDepth > s0.AndDepth {
 			t.Errorf("%s: and-depth rose from %d to %d", name, s0.AndDepth, s1.AndDepth)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -25,25 +26,6 @@ func checkParityMapped(t *testing.T, c *ir.Circuit, K int) {
 	for i, n := range c.Nodes {
 		if n.Op == ir.OpParity && len(n.In) > K {
 			t.Fatalf("node %d: PARITY of %d inputs, target allows %d", i, len(n.In), K)
-		}
-	}
-}
-
-// sameFunctionRandom compares two circuits on random vectors (for more
-// than 16 inputs).
-func sameFunctionRandom(t *testing.T, a, b *ir.Circuit, rounds int) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(1, 9))
-	in := make([]uint64, a.NumInputBits())
-	for r := 0; r < rounds; r++ {
-		for i := range in {
-			in[i] = rng.Uint64()
-		}
-		oa, ob := a.EvalBits(in), b.EvalBits(in)
-		for k := range oa {
-			if oa[k] != ob[k] {
-				t.Fatalf("outputs differ at bit %d", k)
-			}
 		}
 	}
 }
@@ -98,7 +80,7 @@ func TestLUTMapParityWideXOR(t *testing.T) {
 		if err := ir.Verify(d); err != nil {
 			t.Fatal(err)
 		}
-		sameFunction(t, c, d)
+		circuittest.Equivalent(t, c, d)
 		checkParityMapped(t, d, K)
 		after := bootstraps(d)
 		t.Logf("K=%d: %d -> %d bootstraps, %d PARITY nodes", K, before, after, d.Stats().Count[ir.OpParity])
@@ -116,7 +98,7 @@ func TestLUTMapParityWideXOR(t *testing.T) {
 func TestLUTMapParityRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for iter := 0; iter < 80; iter++ {
-		c := randomXORHeavy(rng, 2+rng.IntN(14), 40+rng.IntN(120))
+		c := randomXORHeavy(t, rng, 2+rng.IntN(14), 40+rng.IntN(120))
 		c, err := Default().Run(c)
 		if err != nil {
 			t.Fatal(err)
@@ -127,7 +109,7 @@ func TestLUTMapParityRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameFunction(t, c, d)
+		circuittest.Equivalent(t, c, d)
 		checkMapped(t, d, tg, tg.MaxLUTInputs())
 		checkParityMapped(t, d, K)
 		plain, err := LUTMap(tg.LUTTarget, 6).Run(c)
@@ -146,7 +128,7 @@ func TestLUTMapParityRandom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameFunction(t, c, e)
+			circuittest.Equivalent(t, c, e)
 		}
 		// The other pipelines accept PARITY too: Default folds it, ForDepth
 		// lowers it to XORs (AND-depth 0).
@@ -156,7 +138,7 @@ func TestLUTMapParityRandom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameFunction(t, c, e)
+			circuittest.Equivalent(t, c, e)
 			if e.Stats().AndDepth > d.Stats().AndDepth {
 				t.Errorf("iter %d: AND-depth %d -> %d", iter, d.Stats().AndDepth, e.Stats().AndDepth)
 			}
@@ -164,44 +146,12 @@ func TestLUTMapParityRandom(t *testing.T) {
 	}
 }
 
-// randomXORHeavy is randomCircuit with mostly XOR/XNOR gates and some
-// PARITY nodes, so that XOR cones are wide.
-func randomXORHeavy(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
-	b := ir.NewBuilder("xorheavy")
-	ids := b.Input("x", nIn, false)
-	pick := func() ir.NodeID { return ids[rng.IntN(len(ids))] }
-	for g := 0; g < nGates; g++ {
-		var id ir.NodeID
-		switch r := rng.IntN(10); {
-		case r < 5:
-			id = b.Raw(ir.Node{Op: ir.OpXor, In: []ir.NodeID{pick(), pick()}})
-		case r < 6:
-			id = b.Raw(ir.Node{Op: ir.OpXnor, In: []ir.NodeID{pick(), pick()}})
-		case r < 7:
-			id = b.Raw(ir.Node{Op: ir.OpNot, In: []ir.NodeID{pick()}})
-		case r < 8:
-			in := make([]ir.NodeID, 2+rng.IntN(8))
-			for j := range in {
-				in[j] = pick()
-			}
-			id = b.Raw(ir.Node{Op: ir.OpParity, In: in})
-		case r < 9:
-			id = b.Raw(ir.Node{Op: ir.OpAnd, In: []ir.NodeID{pick(), pick()}})
-		default:
-			id = b.Raw(ir.Node{Op: ir.OpMux, In: []ir.NodeID{pick(), pick(), pick()}})
-		}
-		ids = append(ids, id)
-	}
-	outs := make([]ir.NodeID, 8)
-	for i := range outs {
-		outs[i] = ids[len(ids)-1-rng.IntN(nGates/2)]
-	}
-	b.Output("y", len(outs), false, outs)
-	c, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return c
+// randomXORHeavy is randomCircuit with mostly XOR/XNOR gates and PARITY
+// nodes of up to 9 inputs (no constants), so that XOR cones are wide.
+func randomXORHeavy(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	x := ir.OpXor
+	return circuittest.Random(t, rng, circuittest.Config{Inputs: nIn, Gates: nGates, MaxParityInputs: 9, NoConstants: true,
+		Ops: []ir.Op{x, x, x, x, x, ir.OpXnor, ir.OpNot, ir.OpParity, ir.OpAnd, ir.OpMux}})
 }
 
 // TestLUTMapParityAES maps aes_128.txt with parity cuts (K = 64, any
@@ -247,7 +197,7 @@ func TestLUTMapParityAES(t *testing.T) {
 			t.Errorf("AES(%s, %s) = %s, want %s", v[0], v[1], got, v[2])
 		}
 	}
-	sameFunctionRandom(t, c, d, 4)
+	circuittest.EquivalentRounds(t, c, d, 4)
 	after := bootstraps(d)
 	t.Logf("aes_128: %d AND+XOR -> %d bootstraps (%.3fx), %d PARITY nodes", gates, after, float64(after)/float64(gates), d.Stats().Count[ir.OpParity])
 	if 2*after > gates {

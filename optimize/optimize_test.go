@@ -2,74 +2,28 @@ package optimize
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
-// randomCircuit builds an unsimplified circuit (via Builder.Raw) full of
-// constants, repeated inputs, duplicate gates, LUTs and dead logic.
-func randomCircuit(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
-	b := ir.NewBuilder("rand")
-	ids := b.Input("x", nIn, false)
-	ids = append(ids, b.Raw(ir.Node{Op: ir.OpConst0}), b.Raw(ir.Node{Op: ir.OpConst1}))
-	pick := func() ir.NodeID { return ids[rng.IntN(len(ids))] }
-	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT}
-	for g := 0; g < nGates; g++ {
-		op := ops[rng.IntN(len(ops))]
-		n := ir.Node{Op: op}
-		k := op.Arity()
-		if op == ir.OpLUT {
-			k = 1 + rng.IntN(4)
-			n.Table = rng.Uint64() & (1<<(1<<k) - 1)
-		}
-		for j := 0; j < k; j++ {
-			n.In = append(n.In, pick())
-		}
-		if rng.IntN(4) == 0 && len(ids) > nIn+2 { // duplicate an existing gate
-			prev := b.Node(ids[nIn+2+rng.IntN(len(ids)-nIn-2)])
-			if prev.Op.IsGate() {
-				n = ir.Node{Op: prev.Op, In: append([]ir.NodeID(nil), prev.In...), Table: prev.Table}
-			}
-		}
-		ids = append(ids, b.Raw(n))
-	}
-	outs := make([]ir.NodeID, 8)
-	for i := range outs {
-		outs[i] = ids[len(ids)-1-rng.IntN(nGates/2)]
-	}
-	b.Output("y", len(outs), false, outs)
-	c, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return c
+// randomCircuit is optimize's shape of circuittest.Random: every gate op
+// (LUTs of up to 4 inputs), constants, duplicate gates for hashing, dead
+// logic.
+func randomCircuit(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	return circuittest.Random(t, rng, circuittest.Config{Inputs: nIn, Gates: nGates, MaxLUTInputs: 4, Duplicates: true})
 }
 
-// sameFunction compares two circuits on all 2^n inputs (n <= 16).
-func sameFunction(t *testing.T, a, b *ir.Circuit) {
-	t.Helper()
-	n := a.NumInputBits()
-	if n > 16 {
-		t.Fatalf("sameFunction: %d inputs is too many for exhaustive comparison", n)
-	}
-	in := make([]uint64, n)
-	for base := 0; base < 1<<n; base += 64 {
-		for k := range in {
-			in[k] = 0
-			for lane := 0; lane < 64; lane++ {
-				if (base+lane)>>k&1 == 1 {
-					in[k] |= 1 << lane
-				}
-			}
-		}
-		oa, ob := a.EvalBits(in), b.EvalBits(in)
-		for k := range oa {
-			if oa[k] != ob[k] {
-				t.Fatalf("outputs differ at bit %d for inputs %d..%d", k, base, base+63)
-			}
-		}
-	}
+// noParityOps is every gate op but PARITY, for bounds that count a PARITY
+// as one bootstrap whatever the target: lut-map must split a wide parity
+// for a target without parity bootstraps.
+var noParityOps = slices.DeleteFunc(slices.Clone(circuittest.AllGateOps), func(op ir.Op) bool { return op == ir.OpParity })
+
+// randomCircuitNoParity is randomCircuit without PARITY nodes.
+func randomCircuitNoParity(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	return circuittest.Random(t, rng, circuittest.Config{Inputs: nIn, Gates: nGates, MaxLUTInputs: 4, Duplicates: true, Ops: noParityOps})
 }
 
 // gates counts the gates that cost a bootstrap (NOT is free).
@@ -86,26 +40,15 @@ func gates(c *ir.Circuit) int {
 func TestPasses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := 0; iter < 200; iter++ {
-		c := randomCircuit(rng, 2+rng.IntN(9), 20+rng.IntN(60))
+		c := randomCircuit(t, rng, 2+rng.IntN(9), 20+rng.IntN(60))
 		for _, p := range []Pass{Fold, Hash, DCE} {
-			d, err := p.Run(c)
-			if err != nil {
-				t.Fatalf("%s: %v", p.Name, err)
-			}
-			if err := ir.Verify(d); err != nil {
-				t.Fatalf("%s: %v", p.Name, err)
-			}
-			sameFunction(t, c, d)
+			d := circuittest.CheckPass(t, p.Name, p.Run, c)
 			if gates(d) > gates(c) {
 				t.Fatalf("%s grew the circuit from %d to %d gates", p.Name, gates(c), gates(d))
 			}
 			checkProperty(t, p.Name, d)
 		}
-		d, err := Default().Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameFunction(t, c, d)
+		d := circuittest.CheckPass(t, "default pipeline", Default().Run, c)
 		checkProperty(t, "fold", d)
 		checkProperty(t, "hash", d)
 		checkProperty(t, "dce", d)
@@ -178,7 +121,7 @@ func TestFoldLUTReduces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameFunction(t, c, d)
+	circuittest.Equivalent(t, c, d)
 	y := d.Outputs[0].Bits
 	if n := d.Nodes[y[0]]; n.Op != ir.OpOr {
 		t.Errorf("majority with a constant 1 became %v %v %b, want an OR gate", n.Op, n.In, n.Table)
@@ -198,16 +141,12 @@ func TestPipelineOrdering(t *testing.T) {
 func TestAbsorbNot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for iter := 0; iter < 200; iter++ {
-		c := randomCircuit(rng, 2+rng.IntN(9), 20+rng.IntN(60))
+		c := randomCircuit(t, rng, 2+rng.IntN(9), 20+rng.IntN(60))
 		c, err := Default().Run(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := AbsorbNot.Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameFunction(t, c, d)
+		d := circuittest.CheckPass(t, AbsorbNot.Name, AbsorbNot.Run, c)
 		if gates(d) > gates(c) {
 			t.Fatalf("absorb-not added bootstrapped gates: %d -> %d", gates(c), gates(d))
 		}
