@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -74,36 +75,14 @@ func (w *clearWorker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciph
 	return nil
 }
 
-func randomCircuit(rng *rand.Rand, nIn, nGates int) *ir.Circuit {
-	b := ir.NewBuilder("rand")
-	b.SetHashing(false)
-	b.SetFolding(false)
-	ids := b.Input("x", nIn, false)
-	ids = append(ids, b.Const(true))
-	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}
-	for g := 0; g < nGates; g++ {
-		op := ops[rng.IntN(len(ops))]
-		n := ir.Node{Op: op}
-		k := op.Arity()
-		switch op {
-		case ir.OpLUT:
-			k = 1 + rng.IntN(3)
-			n.Table = rng.Uint64() & (1<<(1<<k) - 1)
-		case ir.OpParity: // wider than any LUT: the runtime's fanin buffer
-			k = 2 + rng.IntN(ir.MaxParityInputs-1)
-		}
-		for j := 0; j < k; j++ {
-			// prefer recent nodes so the circuit is deep as well as wide
-			n.In = append(n.In, ids[max(0, len(ids)-1-rng.IntN(min(len(ids), 12)))])
-		}
-		ids = append(ids, b.Raw(n))
-	}
-	b.Output("y", 16, false, ids[len(ids)-16:])
-	c, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return c
+// randomCircuit is the runtime's shape of circuittest.Random: every op, LUTs
+// of up to 3 inputs (what clearBackend's capabilities allow), PARITY up to
+// ir.MaxParityInputs wide (wider than any LUT: the workers' fanin buffer),
+// fanins leaning to the last 12 nodes so that circuits are deep as well as
+// wide, 16 outputs.
+func randomCircuit(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circuit {
+	return circuittest.Random(t, rng, circuittest.Config{Inputs: nIn, Gates: nGates, Outputs: 16,
+		MaxLUTInputs: 3, MaxParityInputs: ir.MaxParityInputs, Window: 12})
 }
 
 func encryptClear(in []uint64) []backend.Ciphertext {
@@ -118,25 +97,27 @@ func encryptClear(in []uint64) []backend.Ciphertext {
 func TestRunMatchesEvaluator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for iter := 0; iter < 50; iter++ {
-		c := randomCircuit(rng, 1+rng.IntN(20), 1+rng.IntN(400))
-		in := make([]uint64, c.NumInputBits())
-		for i := range in {
-			in[i] = rng.Uint64()
-		}
-		want := c.EvalBits(in)
-		for _, threads := range []int{1, 2, 7} {
-			be := &clearBackend{failAt: -1, nodes: c.Nodes}
-			out, st, err := Run(context.Background(), c, be, encryptClear(in), Options{Threads: threads})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := range want {
-				if got := *out[k].(*uint64); got != want[k] {
-					t.Fatalf("iter %d threads %d: output bit %d = %#x, want %#x", iter, threads, k, got, want[k])
+		c := randomCircuit(t, rng, 1+rng.IntN(20), 1+rng.IntN(400))
+		// The first and the last input words of the kit's vectors: up to
+		// 16 inputs the lowest and the highest 64 assignments (all zeros,
+		// all ones), beyond them the edge cases and one random round.
+		vs := circuittest.Vectors(rng, c.NumInputBits(), 1)
+		for _, in := range [][]uint64{vs[0], vs[len(vs)-1]} {
+			want := c.EvalBits(in)
+			for _, threads := range []int{1, 2, 7} {
+				be := &clearBackend{failAt: -1, nodes: c.Nodes}
+				out, st, err := Run(context.Background(), c, be, encryptClear(in), Options{Threads: threads})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if st.Threads != threads || st.Costly > st.Nodes {
-				t.Fatalf("bad stats %+v", st)
+				for k := range want {
+					if got := *out[k].(*uint64); got != want[k] {
+						t.Fatalf("iter %d threads %d: output bit %d = %#x, want %#x", iter, threads, k, got, want[k])
+					}
+				}
+				if st.Threads != threads || st.Costly > st.Nodes {
+					t.Fatalf("bad stats %+v", st)
+				}
 			}
 		}
 	}
