@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/runtime"
 )
@@ -118,54 +119,11 @@ func TestSimulateRefusesWideXor(t *testing.T) {
 	}
 }
 
-// randomGateCircuit draws a circuit of every op (LUTs of 1-6 inputs,
-// PARITY, constants) whose fanins lean to recent nodes.
+// randomGateCircuit is bgv's shape of circuittest.Random: every op (LUTs
+// of 1-6 inputs, PARITY of 2-7, constants), fanins leaning to the last 8
+// nodes, 12 outputs.
 func randomGateCircuit(t testing.TB, rng *rand.Rand, nIn, nGates int) *ir.Circuit {
-	b := ir.NewBuilder("random")
-	b.SetHashing(false)
-	b.SetFolding(false)
-	nodes := b.Input("x", nIn, false)
-	nodes = append(nodes, b.Const(true), b.Const(false))
-	pick := func() ir.NodeID {
-		k := len(nodes)
-		if rng.IntN(3) == 0 {
-			return nodes[rng.IntN(k)]
-		}
-		return nodes[k-1-rng.IntN(min(k, 8))]
-	}
-	ops := []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}
-	for range nGates {
-		var x ir.NodeID
-		switch op := ops[rng.IntN(len(ops))]; op {
-		case ir.OpLUT:
-			k := 1 + rng.IntN(6)
-			in := make([]ir.NodeID, k)
-			for i := range in {
-				in[i] = pick()
-			}
-			x = b.LUT(rng.Uint64()&(1<<(1<<uint(k))-1), in...)
-		case ir.OpParity:
-			in := make([]ir.NodeID, 2+rng.IntN(6))
-			for i := range in {
-				in[i] = pick()
-			}
-			x = b.Parity(in...)
-		case ir.OpNot:
-			x = b.Not(pick())
-		case ir.OpMux:
-			x = b.Mux(pick(), pick(), pick())
-		default:
-			x = b.Raw(ir.Node{Op: op, In: []ir.NodeID{pick(), pick()}})
-		}
-		nodes = append(nodes, x)
-	}
-	outs := nodes[len(nodes)-12:]
-	b.Output("y", len(outs), false, outs)
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return circuittest.Random(t, rng, circuittest.Config{Inputs: nIn, Gates: nGates, Outputs: 12, MaxParityInputs: 7, Window: 8})
 }
 
 // TestSimulateMatchesRun: on random circuits the simulation of the actual
