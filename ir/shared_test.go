@@ -65,7 +65,10 @@ func randomWords(rng *rand.Rand, n int) []uint64 {
 }
 
 // sameFunction checks that a and b (with identical input/output bit layouts)
-// agree on 64*rounds random input vectors.
+// agree on 64*rounds random input vectors. It is the one equivalence check
+// not taken from internal/circuittest: that kit imports ir, so ir's
+// internal tests cannot use it (random circuits of every op are checked
+// with the kit in equiv_test.go, package ir_test).
 func sameFunction(t *testing.T, a, b *Circuit, rounds int) {
 	t.Helper()
 	if a.NumInputBits() != b.NumInputBits() || a.NumOutputBits() != b.NumOutputBits() {
