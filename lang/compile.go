@@ -22,7 +22,9 @@ type Options struct {
 	Circuit string
 	// Style chooses how arithmetic is lowered: stdlib.SizeOptimized (the
 	// zero value: ripple carry, array multiplier, fewest gates) or
-	// stdlib.DepthOptimized (parallel prefix, tree multiplier).
+	// stdlib.DepthOptimized (parallel prefix, tree multiplier; the whole
+	// circuit in the size lowering instead where that has a lower AND-depth,
+	// so "depth" is never deeper than "size").
 	Style stdlib.Style
 	// FS, if non-nil, holds the program's own files: Compile's filename and
 	// every relative import are then slash-separated paths in FS (as
@@ -76,11 +78,31 @@ func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
 		opts.maxSteps = defaultMaxSteps
 	}
 	c := p.elaborateCircuit(decl, opts)
+	if c != nil && opts.Style == stdlib.DepthOptimized {
+		// The depth lowering picks each operator's architecture without
+		// looking at when its operands arrive: where they arrive staggered,
+		// as in a tree of additions (a popcount), ripple-carry adders finish
+		// earlier than prefix adders, and the size lowering is shallower
+		// (AND-depth 6 against 9 for a popcount of 64 bits). "depth" promises
+		// the lowest AND-depth, so it keeps whichever is lower.
+		size := opts
+		size.Style = stdlib.SizeOptimized
+		if s := p.elaborateCircuit(decl, size); s != nil && shallower(s, c) {
+			c = s
+		}
+	}
 	p.checkUnused(opts)
 	if len(p.errs) > 0 {
 		return nil, p.errs.sortAndDedup()
 	}
 	return c, nil
+}
+
+// shallower reports whether a has a lower AND-depth than b, or the same
+// with fewer gates.
+func shallower(a, b *ir.Circuit) bool {
+	sa, sb := a.Stats(), b.Stats()
+	return sa.AndDepth < sb.AndDepth || (sa.AndDepth == sb.AndDepth && sa.Gates < sb.Gates)
 }
 
 // CircuitNames parses src (and its imports) and lists the circuits declared

@@ -33,15 +33,19 @@ var AndDepth = Pass{
 	Run:  andDepth,
 }
 
-func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
-	low, err := lowerXAG(c)
+// andDepth runs the stages; if their result were deeper than the input
+// (each stage is meant never to raise a level, but the promise is the
+// pass's, so it is checked here), it returns the lowered input instead.
+func andDepth(in *ir.Circuit) (*ir.Circuit, error) {
+	low, err := lowerXAG(in)
 	if err != nil {
 		return nil, err
 	}
 	if low, err = deadGateRemoval(low); err != nil {
 		return nil, err
 	}
-	if c, err = ifDeeperKeep(low, resynthAdders); err != nil {
+	c, err := ifDeeperKeep(low, resynthAdders)
+	if err != nil {
 		return nil, err
 	}
 	c, err = cheapestGain(c, carryPrefix, func(c *ir.Circuit, target int32) []int32 { return carryRequired(c, target) })
@@ -51,11 +55,24 @@ func andDepth(c *ir.Circuit) (*ir.Circuit, error) {
 	if c, err = balanceTrees(c); err != nil {
 		return nil, err
 	}
+	// Balancing leaves dead nodes of any op behind (lowering a LUT that
+	// folds to a two-input gate emits that gate, then its AND/XOR form),
+	// and the stages below rebuild every node, dead or not: an XNOR left
+	// here once stopped the second balancing with an internal error.
+	if c, err = deadGateRemoval(c); err != nil {
+		return nil, err
+	}
 	c, err = cheapestGain(c, distributeAnds, requiredLevels)
 	if err != nil {
 		return nil, err
 	}
-	return balanceTrees(c)
+	if c, err = balanceTrees(c); err != nil {
+		return nil, err
+	}
+	if andDepthOf(c) > andDepthOf(in) {
+		return low, nil
+	}
+	return c, nil
 }
 
 // ifDeeperKeep runs stage on c and returns its result (without dead gates)

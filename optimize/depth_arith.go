@@ -95,6 +95,13 @@ func findAdderCells(c *ir.Circuit) []adderCell {
 			}
 			continue
 		}
+		if x, cy, neg, ok := matchFoldedHalfAdder(c, n); ok {
+			in := []lit{x, {cy, false}}
+			if s, ok := xor2(in[0], in[1]); ok {
+				cells = append(cells, adderCell{in: in, sum: s, carry: lit{ir.NodeID(i), neg}, weight: -1})
+			}
+			continue
+		}
 		if n.Op == ir.OpAnd {
 			a, na := strip(c, n.In[0])
 			b, nb := strip(c, n.In[1])
@@ -107,97 +114,158 @@ func findAdderCells(c *ir.Circuit) []adderCell {
 	return cells
 }
 
+// matchFoldedHalfAdder recognises the full adder's carry C ⊕ (x⊕C)(y⊕C)
+// with y folded to 0: n = u ⊕ v, u = C (through NOTs) and v = (x⊕C) ∧ C,
+// which is C ∧ x, a half adder's carry (what a ripple adder becomes where
+// one operand's bits are constant zeros, as in the upper rows of a
+// double-width product). It returns x, C and whether n is the negated carry.
+func matchFoldedHalfAdder(c *ir.Circuit, n *ir.Node) (x lit, carry ir.NodeID, neg, ok bool) {
+	if n.Op != ir.OpXor {
+		return lit{}, 0, false, false
+	}
+	for side := 0; side < 2; side++ {
+		cb, nu := strip(c, n.In[side])
+		vb, nv := strip(c, n.In[1-side])
+		and := &c.Nodes[vb]
+		if and.Op != ir.OpAnd {
+			continue
+		}
+		for k := 0; k < 2; k++ {
+			// One AND input is C itself (not negated: ¬C ∧ (x⊕C) would
+			// make n = C ∨ x), the other x ⊕ C.
+			if b, nb := strip(c, and.In[k]); b != cb || nb {
+				continue
+			}
+			if a, okA := otherXorInput(c, and.In[1-k], cb); okA {
+				return a, cb, nu != nv, true
+			}
+		}
+	}
+	return lit{}, 0, false, false
+}
+
 // adderWord is one output word traced through the cells: the bits entering
 // each column (as old signals, repeats allowed).
 type adderWord struct {
-	bus, elem int     // output bus and element
-	columns   [][]lit // columns[w]: the entering bits of weight w
-	cells     int     // cells reached
+	bits    []ir.NodeID // the output bits it computes, least significant first
+	columns [][]lit     // columns[w]: the entering bits of weight w
+	cells   int         // cells reached
 }
 
-// traceAdderWords traces every output word (element of an output bus of
-// width >= 2) through the cells and returns the words that pass the
-// consumption check and reach at least minCells cells.
+// maxJoin bounds how many consecutive output words one traced word may
+// span (a 128-bit product written as lo and hi halves spans two).
+const maxJoin = 4
+
+// traceAdderWords traces the output words through the cells and returns
+// those that pass the consumption check and reach at least minCells cells.
+// A word is one element of an output bus or, when arithmetic spans several
+// (the halves of a double-width product, a sum and its carry-out bit), a
+// run of up to maxJoin consecutive elements in output order, joined low
+// first: at each element the longest run that traces is taken.
 func traceAdderWords(c *ir.Circuit, cells []adderCell, minCells int) []adderWord {
-	type outRef struct {
-		cell  int
-		carry bool
-	}
-	byOut := map[lit]outRef{}
+	byOut := map[lit]cellOut{}
 	for k := range cells {
-		byOut[cells[k].sum] = outRef{k, false}
-		byOut[cells[k].carry] = outRef{k, true}
+		byOut[cells[k].sum] = cellOut{k, false}
+		byOut[cells[k].carry] = cellOut{k, true}
 	}
-	var words []adderWord
+	var elems [][]ir.NodeID
 	for bi := range c.Outputs {
 		bus := &c.Outputs[bi]
-		if bus.Width < 2 {
-			continue
-		}
 		for e := 0; e < bus.Elems(); e++ {
-			bitsOf := bus.Bits[e*bus.Width : (e+1)*bus.Width]
-			weight := map[int]int{}   // cell -> weight
-			consumed := map[lit]int{} // cell output -> times demanded
-			word := adderWord{bus: bi, elem: e, columns: make([][]lit, bus.Width)}
-			type demand struct {
-				s lit
-				w int
+			elems = append(elems, bus.Bits[e*bus.Width:(e+1)*bus.Width])
+		}
+	}
+	var words []adderWord
+	for i := 0; i < len(elems); {
+		taken := false
+		for j := min(len(elems), i+maxJoin) - 1; j >= i && !taken; j-- {
+			var bits []ir.NodeID
+			for _, el := range elems[i : j+1] {
+				bits = append(bits, el...)
 			}
-			var queue []demand
-			for j, id := range bitsOf {
-				b, n := strip(c, id)
-				queue = append(queue, demand{lit{b, n}, j})
+			if len(bits) < 2 {
+				continue
 			}
-			ok := true
-			for len(queue) > 0 && ok {
-				d := queue[len(queue)-1]
-				queue = queue[:len(queue)-1]
-				ref, isCell := byOut[d.s]
-				if n := &c.Nodes[d.s.base]; !isCell && d.w == bus.Width-1 && n.Op == ir.OpXor {
-					// Top column: only the parity counts (mod 2^width), so an
-					// XOR is a sum whose carry is dropped: split it.
-					x, nx := strip(c, n.In[0])
-					y, ny := strip(c, n.In[1])
-					queue = append(queue, demand{lit{x, nx != d.s.neg}, d.w}, demand{lit{y, ny}, d.w})
-					continue
-				}
-				if !isCell {
-					word.columns[d.w] = append(word.columns[d.w], d.s)
-					continue
-				}
-				consumed[d.s]++
-				cw := d.w
-				if ref.carry {
-					cw--
-				}
-				if cw < 0 {
-					ok = false
-					break
-				}
-				if w, seen := weight[ref.cell]; seen {
-					ok = w == cw
-					continue
-				}
-				weight[ref.cell] = cw
-				for _, x := range cells[ref.cell].in {
-					queue = append(queue, demand{x, cw})
-				}
+			if w, ok := traceWord(c, cells, byOut, bits); ok && w.cells >= minCells {
+				words = append(words, w)
+				i, taken = j+1, true
 			}
-			for k, w := range weight {
-				if !ok {
-					break
-				}
-				cl := &cells[k]
-				ok = consumed[cl.sum] == 1 &&
-					(consumed[cl.carry] == 1 || (consumed[cl.carry] == 0 && w+1 >= bus.Width))
-			}
-			word.cells = len(weight)
-			if ok && word.cells >= minCells {
-				words = append(words, word)
-			}
+		}
+		if !taken {
+			i++
 		}
 	}
 	return words
+}
+
+// cellOut names an output of a cell: its sum, or its carry.
+type cellOut struct {
+	cell  int
+	carry bool
+}
+
+// traceWord traces the word whose bits are bits (least significant first)
+// back through the cells to the bits entering it, and reports whether the
+// consumption check passes: every output of every cell reached is consumed
+// exactly once, by a bit of its weight or by a reached cell (a carry out of
+// the top column excepted).
+func traceWord(c *ir.Circuit, cells []adderCell, byOut map[lit]cellOut, bits []ir.NodeID) (adderWord, bool) {
+	width := len(bits)
+	weight := map[int]int{}   // cell -> weight
+	consumed := map[lit]int{} // cell output -> times demanded
+	word := adderWord{bits: bits, columns: make([][]lit, width)}
+	type demand struct {
+		s lit
+		w int
+	}
+	var queue []demand
+	for j, id := range bits {
+		b, n := strip(c, id)
+		queue = append(queue, demand{lit{b, n}, j})
+	}
+	for len(queue) > 0 {
+		d := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		ref, isCell := byOut[d.s]
+		if n := &c.Nodes[d.s.base]; !isCell && d.w == width-1 && n.Op == ir.OpXor {
+			// Top column: only the parity counts (mod 2^width), so an
+			// XOR is a sum whose carry is dropped: split it.
+			x, nx := strip(c, n.In[0])
+			y, ny := strip(c, n.In[1])
+			queue = append(queue, demand{lit{x, nx != d.s.neg}, d.w}, demand{lit{y, ny}, d.w})
+			continue
+		}
+		if !isCell {
+			word.columns[d.w] = append(word.columns[d.w], d.s)
+			continue
+		}
+		consumed[d.s]++
+		cw := d.w
+		if ref.carry {
+			cw--
+		}
+		if cw < 0 {
+			return word, false
+		}
+		if w, seen := weight[ref.cell]; seen {
+			if w != cw {
+				return word, false
+			}
+			continue
+		}
+		weight[ref.cell] = cw
+		for _, x := range cells[ref.cell].in {
+			queue = append(queue, demand{x, cw})
+		}
+	}
+	for k, w := range weight {
+		cl := &cells[k]
+		if consumed[cl.sum] != 1 || !(consumed[cl.carry] == 1 || (consumed[cl.carry] == 0 && w+1 >= width)) {
+			return word, false
+		}
+	}
+	word.cells = len(weight)
+	return word, true
 }
 
 // resynthAdders is the stage: it rebuilds c with every traced word
@@ -231,9 +299,8 @@ func resynthAdders(c *ir.Circuit) (*ir.Circuit, error) {
 		m[i] = r
 		redirect := map[ir.NodeID]ir.NodeID{}
 		for _, wd := range words {
-			bus := &c.Outputs[wd.bus]
 			out := compressWord(b, lt, wd, m)
-			for j, id := range bus.Bits[wd.elem*bus.Width : (wd.elem+1)*bus.Width] {
+			for j, id := range wd.bits {
 				if _, dup := redirect[id]; dup {
 					return r // one node drives two output bits: leave it
 				}

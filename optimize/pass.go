@@ -46,6 +46,39 @@ var constraints = []Constraint{
 	{"and-depth", "dce"},
 }
 
+// lutMapName is the name of every LUTMap pass (built per target, so it is
+// not a package-level value like the others).
+const lutMapName = "lut-map"
+
+// knownPasses are the names the constraints may use.
+var knownPasses = []string{Fold.Name, Hash.Name, DCE.Name, AbsorbNot.Name, AndDepth.Name, lutMapName}
+
+// A constraint that names no pass would never apply, so a renamed or
+// misspelt pass would silently drop it: refuse to start instead, as the Go
+// compiler's SSA pass table does ("pass %s not found").
+func init() {
+	if err := checkConstraints(constraints, knownPasses); err != nil {
+		panic("optimize: " + err.Error())
+	}
+}
+
+// checkConstraints reports the first constraint in cs naming a pass that is
+// not in known.
+func checkConstraints(cs []Constraint, known []string) error {
+	isKnown := map[string]bool{}
+	for _, name := range known {
+		isKnown[name] = true
+	}
+	for _, c := range cs {
+		for _, name := range []string{c.Before, c.After} {
+			if !isKnown[name] {
+				return fmt.Errorf("ordering constraint %q before %q: pass %q not found", c.Before, c.After, name)
+			}
+		}
+	}
+	return nil
+}
+
 // Validate checks the pipeline's ordering constraints.
 func (p *Pipeline) Validate() error {
 	index := map[string]int{} // first occurrence of each pass
