@@ -12,7 +12,7 @@ import (
 
 // startTestServer starts an embedded server on a free loopback port with
 // the given tuning; the store is in memory unless dir is set.
-func startTestServer(t *testing.T, listen, dir string, tune Tuning) *Server {
+func startTestServer(t testing.TB, listen, dir string, tune Tuning) *Server {
 	t.Helper()
 	if listen == "" {
 		listen = "127.0.0.1:0"
@@ -34,7 +34,7 @@ func startTestServer(t *testing.T, listen, dir string, tune Tuning) *Server {
 	return s
 }
 
-func testConnect(t *testing.T, url string) *Client {
+func testConnect(t testing.TB, url string) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -47,7 +47,7 @@ func testConnect(t *testing.T, url string) *Client {
 }
 
 // startWorkers runs n in-process workers until the test ends.
-func startWorkers(t *testing.T, url string, n int, cfg WorkerConfig) []*Worker {
+func startWorkers(t testing.TB, url string, n int, cfg WorkerConfig) []*Worker {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

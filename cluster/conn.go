@@ -52,7 +52,7 @@ type Tuning struct {
 
 func (t Tuning) withDefaults() Tuning {
 	if t.AckWait <= 0 {
-		t.AckWait = 60 * time.Second
+		t.AckWait = 30 * time.Second
 	}
 	if t.MaxDeliver <= 0 {
 		t.MaxDeliver = 5

@@ -29,7 +29,11 @@ func toyWorkerMain(url string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	w, err := NewWorker(c, WorkerConfig{Engine: toyEngine{}})
+	var e Engine = toyEngine{}
+	if os.Getenv("HCC_CLUSTER_TEST_ENGINE") == "hcc" {
+		e = HCC
+	}
+	w, err := NewWorker(c, WorkerConfig{Engine: e, Threads: 1})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -41,10 +45,10 @@ func toyWorkerMain(url string) int {
 
 // startToyWorkerProcess starts a worker process and returns it with a
 // channel that gets a value each time it starts evaluating a task.
-func startToyWorkerProcess(t *testing.T, url string) (*exec.Cmd, <-chan struct{}) {
+func startToyWorkerProcess(t testing.TB, url string, env ...string) (*exec.Cmd, <-chan struct{}) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "HCC_CLUSTER_TEST_WORKER="+url, "HCC_TOY_ANNOUNCE=1")
+	cmd.Env = append(append(os.Environ(), "HCC_CLUSTER_TEST_WORKER="+url, "HCC_TOY_ANNOUNCE=1"), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -117,7 +121,7 @@ func TestWorkerKilledMidTask(t *testing.T) {
 
 // freePort returns a loopback address nobody listens on (for a server that
 // must come back on the same port).
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -92,7 +92,7 @@ func serveCommand() *command {
 			fs.StringVar(&nkey, "nkey", "", "require clients to sign with the NKey whose public key (U...) is `KEY`")
 			fs.StringVar(&tlsCert, "tls-cert", "", "serve TLS with the certificate in `FILE` (PEM)")
 			fs.StringVar(&tlsKey, "tls-key", "", "the TLS certificate's private key `FILE` (PEM)")
-			fs.DurationVar(&ackWait, "ack-wait", 60*time.Second, "redeliver a task whose worker went silent this long")
+			fs.DurationVar(&ackWait, "ack-wait", 30*time.Second, "redeliver a task whose worker went silent this long")
 			fs.IntVar(&maxDeliver, "max-deliver", 5, "fail a job when one task was delivered `N` times without finishing")
 			fs.BoolVar(&verbose, "v", false, "log the server and every task of the local workers")
 		},
