@@ -43,7 +43,6 @@ type ServerConfig struct {
 type Server struct {
 	ns     *server.Server
 	memory bool
-	tls    bool
 }
 
 // StartServer starts an embedded NATS server with JetStream and waits until
@@ -134,17 +133,11 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("NATS server on %s did not start within 10 s (port in use?)", listen)
 	}
-	return &Server{ns: ns, memory: cfg.StoreDir == "", tls: cfg.TLSCert != ""}, nil
+	return &Server{ns: ns, memory: cfg.StoreDir == ""}, nil
 }
 
 // URL is the address clients connect to (nats://host:port, or tls:// with TLS).
-func (s *Server) URL() string {
-	u := s.ns.ClientURL()
-	if s.tls {
-		u = "tls://" + strings.TrimPrefix(u, "nats://")
-	}
-	return u
-}
+func (s *Server) URL() string { return s.ns.ClientURL() }
 
 // Storage is where this server keeps streams: FileStorage with a store
 // directory, MemoryStorage without.
