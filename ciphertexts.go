@@ -25,6 +25,7 @@ type Ciphertexts struct {
 	circuitName string
 	layout      []ir.Bus
 	packs       []pack
+	origin      string // the file path given, or "ciphertexts" (messages)
 }
 
 // pack is one group of ciphertexts evaluated together.
@@ -133,29 +134,36 @@ func (k *ClientKey) Decrypt(p *Program, out *Ciphertexts) ([]Values, error) {
 // checkFor verifies that c holds kind for program p under key k.
 func (c *Ciphertexts) checkFor(p *Program, k *keyInfo, kind fileKind) error {
 	if c.kind != kind {
-		return fmt.Errorf("ciphertexts hold %v, not %v", c.kind, kind)
+		return fmt.Errorf("%s holds %v, not %v", c.name(), c.kind, kind)
 	}
 	if c.key != k.id {
-		return fmt.Errorf("ciphertexts were encrypted under key %v, not key %v (wrong key for these ciphertexts)", c.key, k.id)
+		return fmt.Errorf("%s was encrypted under key %v, but %s is key %v (wrong key for this ciphertext)", c.name(), c.key, k.name(), k.id)
 	}
 	if c.engine.Name() != k.engine.Name() || c.scheme.name() != k.scheme.name() {
-		return fmt.Errorf("ciphertexts are %s/%s, the key is %s/%s", c.engine.Name(), c.scheme.name(), k.engine.Name(), k.scheme.name())
+		return fmt.Errorf("%s holds %s ciphertexts for parameter set %s, %s is %s/%s", c.name(), c.engine.Name(), c.scheme.name(), k.name(), k.engine.Name(), k.scheme.name())
 	}
 	if err := k.matches(p); err != nil {
 		return err
 	}
 	if c.circuitHash != p.sourceHash {
-		return fmt.Errorf("ciphertexts hold %v for circuit %q (hash %x), not for circuit %q (hash %x)",
-			c.kind, c.circuitName, c.circuitHash[:6], p.name, p.sourceHash[:6])
+		return fmt.Errorf("%s holds %v for circuit %q (hash %x), not for %s (circuit %q, hash %x)",
+			c.name(), c.kind, c.circuitName, c.circuitHash[:6], p.originName(), p.name, p.sourceHash[:6])
 	}
 	buses := p.circuit.Inputs
 	if kind == ctOutputs {
 		buses = p.circuit.Outputs
 	}
 	if !sameLayout(c.layout, buses) {
-		return fmt.Errorf("ciphertexts' bus layout differs from program %q", p.name)
+		return fmt.Errorf("%s: the bus layout differs from program %q", c.name(), p.name)
 	}
 	return nil
+}
+
+func (c *Ciphertexts) name() string {
+	if c.origin == "" {
+		return "the ciphertext set"
+	}
+	return c.origin
 }
 
 // MarshalBinary encodes the ciphertexts as a ciphertext file. BGV
@@ -203,7 +211,10 @@ func decodeCiphertexts(name string, data []byte) (*Ciphertexts, error) {
 	if h.kind != ctInputs && h.kind != ctOutputs {
 		return nil, fmt.Errorf("%s holds %v, not ciphertexts", name, h.kind)
 	}
-	c := &Ciphertexts{kind: h.kind, key: h.key}
+	c := &Ciphertexts{kind: h.kind, key: h.key, origin: name}
+	if name == "ciphertext data" {
+		c.origin = ""
+	}
 	copy(c.circuitHash[:], r.take(32))
 	c.circuitName = r.str()
 	c.layout = readLayout(r)

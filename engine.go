@@ -40,6 +40,14 @@ type Engine interface {
 	validate(c *ir.Circuit, s scheme, t Target) error
 	// summary describes what compiling changed ("376 -> 126 bootstraps ...").
 	summary(src, compiled *ir.Circuit, s scheme, t Target) string
+	// details describes the compiled program on its set in one line
+	// (FHEW: predicted failure and PARITY width; BGV: slots, depth, level).
+	details(p *Program) string
+	// clientNeedsPasses reports whether encryption needs the compiled
+	// circuit (BGV: the input level), so that InterfaceOnly cannot apply.
+	clientNeedsPasses() bool
+	// cost is the engine's price of a node under s and t (ir.StatsFor).
+	cost(s scheme, t Target) ir.Cost
 }
 
 // scheme is one engine's validated, immutable parameter set.

@@ -132,6 +132,21 @@ func (bgvEngine) summary(src, d *ir.Circuit, _ scheme, _ Target) string {
 	return fmt.Sprintf("AND-depth %d -> %d (%d multiplications)", bgv.CircuitDepth(src), bgv.CircuitDepth(d), bgvMulCount(d))
 }
 
+func (bgvEngine) details(p *Program) string {
+	pr := p.scheme.(*bgvScheme).pr
+	level, err := p.level.get(func() (int, error) { return pr.LevelForCircuit(p.circuit) })
+	if err != nil {
+		return fmt.Sprintf("%s: %d slots, AND-depth %d available (%v)", pr.Name(), pr.Slots(), pr.DepthAvailable(), err)
+	}
+	return fmt.Sprintf("%s: %d slots, AND-depth %d available, inputs encrypted at level %d of %d", pr.Name(), pr.Slots(), pr.DepthAvailable(), level, pr.MaxLevel())
+}
+
+func (bgvEngine) clientNeedsPasses() bool { return true }
+
+func (bgvEngine) cost(scheme, Target) ir.Cost {
+	return ir.Cost{Name: "multiplications", Of: bgv.MulCost}
+}
+
 // bgvMulCount is the number of ciphertext multiplications the executor runs on c.
 func bgvMulCount(c *ir.Circuit) int {
 	n := 0
@@ -209,7 +224,9 @@ func (s *bgvScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
 	return size, out, nil
 }
 
-func (s *bgvScheme) decode(data []byte) (backend.Ciphertext, error) { return s.pr.DecodeCiphertext(data) }
+func (s *bgvScheme) decode(data []byte) (backend.Ciphertext, error) {
+	return s.pr.DecodeCiphertext(data)
+}
 
 // bgvSecret is the secret-key side of BGV: encoding, encryption, decryption.
 type bgvSecret struct {

@@ -23,6 +23,11 @@ import (
 // block 2^-71.5, fhew.Params.CircuitFailure, in Program.Summary).
 const fhewDefaultParams = "STD128_LOWFAIL_T"
 
+// DefaultParityFailureLog2 is the FHEW PARITY bound of a Target whose
+// ParityFailureLog2 is 0 (fhew.DefaultParityFailureLog2: 2^-80 per
+// bootstrap, K = 36 on STD128_LOWFAIL_T).
+const DefaultParityFailureLog2 = fhew.DefaultParityFailureLog2
+
 func init() { register(fhewEngine{}) }
 
 // fhewEngine is FHEW gate bootstrapping (backend/fhew): one bit per
@@ -137,6 +142,15 @@ func fhewPredictedFailure(p fhew.Params, d *ir.Circuit) string {
 	}
 	return fmt.Sprintf("predicted failure 2^%.1f per run", cf.Log2Failure)
 }
+
+func (fhewEngine) details(p *Program) string {
+	target := fhewLUTTarget(p.scheme.(*fhewScheme).p, p.target)
+	return fmt.Sprintf("%s on %s (PARITY up to %d inputs)", fhewPredictedFailure(target.Params(), p.circuit), p.target.Params, target.MaxParityInputs())
+}
+
+func (fhewEngine) clientNeedsPasses() bool { return false }
+
+func (fhewEngine) cost(s scheme, t Target) ir.Cost { return fhewLUTTarget(s.(*fhewScheme).p, t).Cost() }
 
 // fhewScheme is a validated FHEW parameter set.
 type fhewScheme struct{ p fhew.Params }

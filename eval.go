@@ -2,6 +2,7 @@ package hcc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"sync"
@@ -49,6 +50,12 @@ type Stats struct {
 // runs its packs one after another, each on all threads. ctx cancels the
 // run.
 func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts EvalOptions) (*Ciphertexts, Stats, error) {
+	if p.interfaceOnly {
+		return nil, Stats{}, errInterfaceOnly(p)
+	}
+	if len(in.packs) == 0 {
+		return nil, Stats{}, errors.New("no input instances (released by an earlier Eval with ReleaseInputs?)")
+	}
 	if err := in.checkFor(p, &k.keyInfo, ctInputs); err != nil {
 		return nil, Stats{}, err
 	}

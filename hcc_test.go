@@ -188,7 +188,7 @@ func TestMismatches(t *testing.T) {
 	if _, _, err := Eval(ctx, p, sk2, cts, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "wrong key") {
 		t.Errorf("wrong key: %v", err)
 	}
-	if _, _, err := Eval(ctx, other, sk, cts, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "not for circuit") {
+	if _, _, err := Eval(ctx, other, sk, cts, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "not for input.hdl") {
 		t.Errorf("other circuit: %v", err)
 	}
 	out, _, err := Eval(ctx, p, sk, cts, EvalOptions{})

@@ -26,6 +26,14 @@ type keyInfo struct {
 	engine Engine
 	scheme scheme
 	id     KeyID
+	origin string // the file path given, if read from a file (messages)
+}
+
+func (k *keyInfo) name() string {
+	if k.origin == "" {
+		return "the key"
+	}
+	return k.origin
 }
 
 // Engine is the key's engine name.
@@ -43,8 +51,8 @@ func (k *keyInfo) Slots() int { return k.scheme.slots() }
 // matches reports whether the key's set is the program's.
 func (k *keyInfo) matches(p *Program) error {
 	if k.engine.Name() != p.target.Engine || k.scheme.name() != p.target.Params {
-		return fmt.Errorf("program %q is compiled for %s/%s, the key is %s/%s",
-			p.name, p.target.Engine, p.target.Params, k.engine.Name(), k.scheme.name())
+		return fmt.Errorf("%s is compiled for %s/%s, %s is %s/%s",
+			p.originName(), p.target.Engine, p.target.Params, k.name(), k.engine.Name(), k.scheme.name())
 	}
 	return nil
 }
@@ -162,7 +170,7 @@ func decodeClientKey(name string, data []byte) (*ClientKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &ClientKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key}, sk: sk}, nil
+	return &ClientKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key, origin: fileOrigin(name)}, sk: sk}, nil
 }
 
 func decodeServerKey(name string, data []byte) (*ServerKey, error) {
@@ -177,5 +185,13 @@ func decodeServerKey(name string, data []byte) (*ServerKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &ServerKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key}, ek: ek, encoded: body}, nil
+	return &ServerKey{keyInfo: keyInfo{engine: e, scheme: s, id: h.key, origin: fileOrigin(name)}, ek: ek, encoded: body}, nil
+}
+
+// fileOrigin is name when it is a path (not a description of bytes).
+func fileOrigin(name string) string {
+	if name == "secret key data" || name == "server key data" {
+		return ""
+	}
+	return name
 }

@@ -151,11 +151,33 @@ type Program struct {
 	engine     Engine
 	scheme     scheme
 	level      levelCache
+	// interfaceOnly: compiled with InterfaceOnly (circuit is the source).
+	interfaceOnly bool
+	origin        string // the source or program file name (messages)
+}
+
+// originName names the program in messages: its file, else its circuit.
+func (p *Program) originName() string {
+	if p.origin != "" {
+		return p.origin
+	}
+	return fmt.Sprintf("program %q", p.name)
 }
 
 // compileConfig holds Compile's options.
 type compileConfig struct {
-	observe func(pass, summary string)
+	observe       func(pass, summary string)
+	interfaceOnly bool
+}
+
+// InterfaceOnly makes Compile skip the engine's passes where the client
+// side does not need them: a program compiled so encrypts and decrypts
+// (FHEW needs only the buses and the circuit hash, so the LUT mapping,
+// up to a minute on large circuits, is saved) but cannot be evaluated or
+// written. BGV programs are always compiled in full (the input level
+// depends on the compiled circuit).
+func InterfaceOnly() CompileOption {
+	return func(c *compileConfig) { c.interfaceOnly = true }
 }
 
 // CompileOption configures Compile.
@@ -171,9 +193,22 @@ func ObservePasses(f func(pass, summary string)) CompileOption {
 
 // Compile compiles src for t: the HDL front end (or the .hir or Bristol
 // reader), then the engine's passes, then the parameter choice. It is
-// deterministic. Errors name the source; HDL errors add the source line and
+// deterministic. A Source naming a compiled program file (.hcp, see
+// Program.MarshalBinary) is read and validated instead of compiled: its own
+// target applies, and it must agree with t's Engine and Params where those
+// are set. Errors name the source; HDL errors add the source line and
 // a caret on further lines.
 func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
+	if src.circuit == nil && src.Text == nil && src.FS == nil && IsProgramFile(src.Name) {
+		p, err := ReadProgramFile(src.Name)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.checkTarget(src.Name, t); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	t, err := t.normalized()
 	if err != nil {
 		return nil, err
@@ -196,24 +231,18 @@ func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
 	for _, o := range opts {
 		o(cfg)
 	}
-	return compileCircuit(e, c, t, cfg)
+	p, err := compileCircuit(e, c, t, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if src.circuit == nil || src.Name != c.Name {
+		p.origin = src.Name
+	}
+	return p, nil
 }
 
-// CompileFile is Compile(File(path), t), except that a compiled program
-// file (.hcp, see Program.MarshalBinary) is read instead of compiled: its
-// own target then applies, and it must agree with t's Engine and Params
-// where those are set.
+// CompileFile is Compile(File(path), t, opts...).
 func CompileFile(path string, t Target, opts ...CompileOption) (*Program, error) {
-	if isProgramFile(path) {
-		p, err := ReadProgramFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.checkTarget(path, t); err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
 	return Compile(File(path), t, opts...)
 }
 
@@ -229,6 +258,17 @@ func (p *Program) checkTarget(path string, t Target) error {
 }
 
 func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Program, error) {
+	if cfg.interfaceOnly && !e.clientNeedsPasses() {
+		s, err := e.scheme(t.Params, t.Insecure)
+		if err != nil {
+			return nil, err
+		}
+		t.Params = s.name()
+		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true}
+		p.summary = "interface only (no passes run)"
+		p.hash = p.computeHash()
+		return p, nil
+	}
 	d, s, err := e.compile(c, t, cfg)
 	if err != nil {
 		return nil, err
@@ -242,6 +282,10 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 	p.hash = p.computeHash()
 	return p, nil
 }
+
+// Evaluable reports whether Eval can run the program (false after
+// InterfaceOnly skipped the engine's passes).
+func (p *Program) Evaluable() bool { return !p.interfaceOnly }
 
 // Target is the resolved target the program was compiled for (Engine and
 // Params are always set).
@@ -272,6 +316,15 @@ func (p *Program) Slots() int { return p.scheme.slots() }
 // predicted failure per run; on BGV the AND-depth before and after and the
 // multiplications.
 func (p *Program) Summary() string { return p.summary }
+
+// Details describes the compiled program on its parameter set in one
+// line: on FHEW the predicted failure per run and the PARITY width; on BGV
+// the slots, the AND-depth available and the input level.
+func (p *Program) Details() string { return p.engine.details(p) }
+
+// Stats are the compiled circuit's statistics with the engine's cost
+// (bootstraps on FHEW, multiplications on BGV).
+func (p *Program) Stats() ir.Stats { return p.circuit.StatsFor(p.engine.cost(p.scheme, p.target)) }
 
 // Hash identifies the program: SHA-256 over its target and compiled
 // circuit (names and source positions left out).

@@ -24,6 +24,9 @@ import (
 
 // MarshalBinary encodes the program as a .hcp file.
 func (p *Program) MarshalBinary() ([]byte, error) {
+	if p.interfaceOnly {
+		return nil, errInterfaceOnly(p)
+	}
 	var hir bytes.Buffer
 	if err := ir.WriteHIR(&hir, p.circuit); err != nil {
 		return nil, err
@@ -54,8 +57,13 @@ func ReadProgramFile(path string) (*Program, error) {
 	return decodeProgram(path, data)
 }
 
-// isProgramFile reports whether path starts with the program magic.
-func isProgramFile(path string) bool {
+func errInterfaceOnly(p *Program) error {
+	return fmt.Errorf("program %q was compiled with InterfaceOnly (no passes): it encrypts and decrypts but cannot be evaluated or written", p.name)
+}
+
+// IsProgramFile reports whether path is a compiled program file (it starts
+// with the program magic), whatever its name.
+func IsProgramFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -82,7 +90,10 @@ func decodeProgram(name string, data []byte) (*Program, error) {
 	t.ParityFailureLog2 = math.Float64frombits(r.u64())
 	t.LUTInputs = int(r.u32())
 	t.Instances = int(r.u32())
-	p := &Program{}
+	p := &Program{origin: name}
+	if name == "program data" {
+		p.origin = ""
+	}
 	p.name = r.str()
 	copy(p.sourceHash[:], r.take(32))
 	var stored [32]byte

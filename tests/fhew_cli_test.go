@@ -72,7 +72,7 @@ func TestFHEWWorkflowBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errs, code := hcc("decrypt", "--key", filepath.Join(keys, "secret.key"), tour, bad)
-	if want := "hcc: decrypt: bad.ct is corrupted or truncated (checksum mismatch)\n"; code != 1 || errs != want {
+	if want := "hcc: decrypt: " + bad + " is corrupted or truncated (checksum mismatch)\n"; code != 1 || errs != want {
 		t.Errorf("damaged ciphertext: exit %d, stderr %q; want exit 1, %q", code, errs, want)
 	}
 }

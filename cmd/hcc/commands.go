@@ -1,23 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 
-	"github.com/hcc-fhe/hcc/backend/fhew"
-	"github.com/hcc-fhe/hcc/cmd/hcc/load"
+	"github.com/hcc-fhe/hcc"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
-// loadCircuit loads the command's FILE argument with its -circuit and -style flags.
+// loadCircuit loads the command's FILE argument with its -circuit and
+// -style flags (no engine passes).
 func loadCircuit(e *cmdEnv) (*ir.Circuit, error) {
-	style, err := load.ParseStyle(e.style)
-	if err != nil {
-		return nil, err
-	}
-	return load.Circuit(e.args[0], load.Options{Circuit: e.circuit, Style: style})
+	return hcc.LoadCircuit(hcc.Source{Name: e.args[0], Circuit: e.circuit}, hcc.Style(e.style))
 }
 
 // compileFlags are compile's flags beyond the circuit selection.
@@ -29,66 +26,92 @@ type compileFlags struct {
 func compileCommand() *command {
 	f := &compileFlags{}
 	return &command{
-		name: "compile", args: "FILE.hdl", doc: "compile a circuit, print its statistics and write it as .hir",
+		name: "compile", args: "FILE", doc: "compile a circuit, print its statistics and write it as .hir, or for a backend as a program (.hcp)",
 		run: func(e *cmdEnv) error { return runCompile(e, f) },
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			circuitFlags(fs, e)
-			outFlag(fs, e, "write the circuit to `OUT.hir` (.txt: Bristol)")
-			fs.StringVar(&f.backend, "backend", "", "optimise for `backend` fhew (LUT mapping against --params); empty: no passes")
-			fs.StringVar(&f.params, "params", defaultParams, "parameter `set` whose LUT capability the mapper targets ("+fmt.Sprint(fhew.Names())+")")
+			outFlag(fs, e, "write the circuit to `OUT.hir` (.txt: Bristol; with --backend, .hcp: the compiled program for eval, encrypt, decrypt and run)")
+			fs.StringVar(&f.backend, "backend", "", "compile for `backend` "+strings.Join(hcc.Engines(), " or ")+" (fhew: LUT mapping against --params; bgv: lowest AND-depth and the parameter choice); empty: no passes")
+			fs.StringVar(&f.params, "params", "", "parameter `set` the program is compiled for; "+paramsHelp())
 			fs.BoolVar(&f.insecure, "insecure", false, "allow the insecure Toy parameter sets")
+			fs.IntVar(&f.instances, "instances", 0, "bgv: size the parameter choice for `N` instances (slots)")
 			f.parityFailureFlag(fs)
-			fs.BoolVar(&f.verbose, "v", false, "report bootstraps, bootstrap depth and critical path after every pass, and the predicted failure")
+			fs.BoolVar(&f.verbose, "v", false, "report the cost after every pass (fhew: bootstraps, bootstrap depth, critical path), and the predicted failure")
 		},
 	}
 }
 
 func runCompile(e *cmdEnv, f *compileFlags) error {
-	c, err := loadCircuit(e)
+	if f.backend == "" {
+		if strings.HasSuffix(e.out, ".hcp") {
+			return fmt.Errorf("writing a compiled program (%s) needs --backend %s", e.out, strings.Join(hcc.Engines(), "|"))
+		}
+		c, err := loadCircuit(e)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(e.stdout, c.Stats()) // no backend: sizes and depths, no bootstraps
+		return writeCircuit(e, c)
+	}
+	f.threads = 1 // compile runs no evaluation
+	if err := f.checkCheap(); err != nil {
+		return err
+	}
+	if e.out != "" {
+		if err := hcc.CheckWritable(e.out); err != nil {
+			return err
+		}
+	}
+	var opts []hcc.CompileOption
+	if f.verbose {
+		opts = append(opts, hcc.ObservePasses(func(pass, summary string) {
+			fmt.Fprintf(e.stdout, "%-12s %s\n", pass, summary)
+		}))
+	}
+	p, err := hcc.Compile(hcc.Source{Name: e.args[0], Circuit: e.circuit}, f.target(e, f.backend, f.params, f.insecure), opts...)
 	if err != nil {
 		return err
 	}
-	st := c.Stats() // no backend: sizes and depths, no bootstraps
-	if f.backend != "" {
-		p, err := f.fhewParams()
-		if err != nil {
-			return err
-		}
-		target, err := f.fhewTarget(p)
-		if err != nil {
-			return err
-		}
-		var observe func(string, *ir.Circuit)
-		if f.verbose {
-			fmt.Fprintf(e.stdout, "%-12s %s\n", "input", passSummary(c, target))
-			observe = func(pass string, c *ir.Circuit) {
-				fmt.Fprintf(e.stdout, "%-12s %s\n", pass, passSummary(c, target))
-			}
-		}
-		if c, err = compileFHEW(c, target, observe); err != nil {
-			return err
-		}
-		if f.verbose {
-			fmt.Fprintf(e.stdout, "%s on %s (PARITY up to %d inputs)\n", predictedFailure(p, c), p.Name(), target.MaxParityInputs())
-		}
-		st = c.StatsFor(target.Cost())
+	if f.verbose {
+		fmt.Fprintln(e.stdout, p.Details())
 	}
-	fmt.Fprint(e.stdout, st)
-	if e.out != "" {
-		if err := ir.WriteFile(e.out, c); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "wrote %s\n", e.out)
+	fmt.Fprint(e.stdout, p.Stats())
+	if !strings.HasSuffix(e.out, ".hcp") {
+		return writeCircuit(e, p.Circuit())
 	}
+	data, err := p.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := hcc.WriteFile(e.out, data, 0o644); err != nil {
+		return err
+	}
+	h := p.Hash()
+	fmt.Fprintf(e.stdout, "wrote %s (program %x for %s/%s)\n", e.out, h[:8], p.Target().Engine, p.Target().Params)
 	return nil
 }
 
-// passSummary is one line of compile -v: what the FHEW backend would pay for c.
-func passSummary(c *ir.Circuit, target fhew.LUTTarget) string {
-	cost := target.Cost()
-	st := c.StatsFor(cost)
-	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, critical path %d nodes",
-		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
+// writeCircuit writes c to -o, if given, as .hir (or Bristol for .txt),
+// atomically.
+func writeCircuit(e *cmdEnv, c *ir.Circuit) error {
+	if e.out == "" {
+		return nil
+	}
+	var buf bytes.Buffer
+	var err error
+	if strings.HasSuffix(e.out, ".txt") || strings.HasSuffix(e.out, ".bristol") {
+		err = ir.WriteBristol(&buf, c)
+	} else {
+		err = ir.WriteHIR(&buf, c)
+	}
+	if err != nil {
+		return err
+	}
+	if err := hcc.WriteFile(e.out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", e.out)
+	return nil
 }
 
 func runSim(e *cmdEnv) error {
@@ -96,7 +119,7 @@ func runSim(e *cmdEnv) error {
 	if err != nil {
 		return err
 	}
-	in, err := load.Inputs(c, e.ins)
+	in, err := hcc.ParseInputs(c, e.ins...)
 	if err != nil {
 		return err
 	}
@@ -104,7 +127,7 @@ func runSim(e *cmdEnv) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(e.stdout, load.Outputs(c, out))
+	_, err = io.WriteString(e.stdout, hcc.FormatOutputs(c, out))
 	return err
 }
 
@@ -117,20 +140,17 @@ func runStats(e *cmdEnv) error {
 	return err
 }
 
-// writeOut runs write on the -o file, or on standard output without -o.
+// writeOut runs write on the -o file (written atomically), or on standard
+// output without -o.
 func writeOut(e *cmdEnv, write func(io.Writer) error) error {
 	if e.out == "" {
 		return write(e.stdout)
 	}
-	f, err := os.Create(e.out)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
 		return err
 	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return hcc.WriteFile(e.out, buf.Bytes(), 0o644)
 }
 
 func runDot(e *cmdEnv) error {

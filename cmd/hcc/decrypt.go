@@ -3,7 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
+
+	"github.com/hcc-fhe/hcc"
 )
 
 func decryptCommand() *command {
@@ -19,26 +20,23 @@ func decryptCommand() *command {
 }
 
 func runDecrypt(e *cmdEnv, w *workflowFlags) error {
-	sk, kf, err := loadSecretKey(w.key)
-	if err != nil {
-		return err
-	}
-	c, err := loadCircuit(e)
+	ck, err := readClientKey(e, w.key)
 	if err != nil {
 		return err
 	}
 	path := e.args[1]
-	f, err := openCtFileFor(path, ctOutputs, c, e.args[0], kf.key, w.key, c.Outputs)
+	out, err := hcc.ReadCiphertextsFile(path)
 	if err != nil {
 		return err
 	}
-	cts, err := f.ciphertexts(path, kf, sk)
+	p, err := program(e, w.target(e, ck.Engine(), ck.Params(), true), false,
+		func(p *hcc.Program) error { return ck.CheckOutputs(p, out) })
 	if err != nil {
 		return err
 	}
-	got, err := sk.decrypt(cts, f.instances)
+	got, err := ck.Decrypt(p, out)
 	if err != nil {
-		return fmt.Errorf("decrypting %s: %w", filepath.Base(path), err)
+		return fmt.Errorf("decrypting %s: %w", path, err)
 	}
-	return printInstances(e, c, got, f.instances > 0, nil)
+	return printOutputs(e, p, got, out.Instances() > 1, nil)
 }

@@ -84,6 +84,8 @@ func TestGolden(t *testing.T) {
 		{"compile_fhew_parity", []string{"compile", "testdata/xor48.hir", "--backend", "fhew", "-v"}},
 		{"compile_fhew_parity_40", []string{"compile", "testdata/xor48.hir", "--backend", "fhew", "-v", "--parity-failure", "-40"}},
 		{"err_parity_failure", []string{"compile", "testdata/xor48.hir", "--backend", "fhew", "--parity-failure", "0"}},
+		{"compile_bgv", []string{"compile", "testdata/small.hdl", "-circuit", "mix", "--backend", "bgv", "-v"}},
+		{"err_compile_hcp_no_backend", []string{"compile", "testdata/maj3.hir", "-o", "x.hcp"}},
 		{"err_compile_fhew_toy_refused", []string{"compile", "testdata/maj3.hir", "--backend", "fhew", "--params", "ToySigned"}},
 		{"stats_hir", []string{"stats", "testdata/maj3.hir"}},
 		{"sim_hir", []string{"sim", "testdata/maj3.hir", "--in", "a=1", "--in", "b=0", "--in", "c=1"}},

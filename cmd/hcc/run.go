@@ -3,12 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"time"
 
-	"github.com/hcc-fhe/hcc/backend/fhew"
-	"github.com/hcc-fhe/hcc/cmd/hcc/load"
-	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc"
 )
 
 func runCommand() *command {
@@ -18,7 +15,7 @@ func runCommand() *command {
 		run: func(e *cmdEnv) error { return runRun(e, w) },
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			circuitFlags(fs, e)
-			fs.Var(&e.ins, "in", "input `name=value[,value...]` (repeat for each input; decimal, 0x hex, 0b binary)")
+			fs.Var(&e.ins, "in", inHelp)
 			w.backendFlags(fs)
 			threadsFlag(fs, w)
 			w.parityFailureFlag(fs)
@@ -28,104 +25,53 @@ func runCommand() *command {
 	}
 }
 
+// runRun is compile (the parameter choice included), parse the inputs,
+// fresh keys, encrypt, evaluate, decrypt, print; every cheap check first.
 func runRun(e *cmdEnv, w *workflowFlags) error {
-	if w.backend == "bgv" {
-		return runRunBGV(e, w)
-	}
-	if w.batch != "" {
-		return fmt.Errorf("--batch needs --backend bgv (FHEW ciphertexts hold one instance)")
-	}
-	p, err := w.fhewParams()
-	if err != nil {
+	if err := w.checkCheap(); err != nil {
 		return err
 	}
-	c, err := loadCircuit(e)
-	if err != nil {
+	if _, err := hcc.LookupEngine(w.backend); err != nil {
 		return err
 	}
-	in, err := load.Inputs(c, e.ins)
-	if err != nil {
+	if err := checkBatchReadable(w.batch); err != nil {
 		return err
 	}
-	bits, err := c.PackInputs(in)
-	if err != nil {
-		return err
-	}
-	target, err := w.fhewTarget(p)
+	t := w.target(e, w.backend, w.params, w.insecure)
+	var set *inputSets
+	p, err := program(e, t, true, func(p *hcc.Program) (err error) { set, err = readInputs(e, p, w.batch); return err })
 	if err != nil {
 		return err
 	}
 	t0 := time.Now()
-	sk, ek, err := newFHEWKeys(p)
+	ck, sk, err := hcc.GenerateKeys(p)
 	if err != nil {
 		return err
 	}
-	ev, err := fhew.NewEvaluator(p, ek)
+	fmt.Fprintf(e.stderr, "keygen %s (%s backend) in %v; %s\n", ck.Params(), ck.Engine(), time.Since(t0).Round(time.Millisecond), p.Details())
+	t0 = time.Now()
+	in, err := ck.Encrypt(p, set.values...)
 	if err != nil {
 		return err
 	}
-	enc, err := fhew.NewEncryptor(sk)
+	fmt.Fprintf(e.stderr, "encrypted %d input bits of %d instance(s) in %d pack(s) in %v\n", in.Bits(), in.Instances(), in.Packs(), time.Since(t0).Round(time.Millisecond))
+	out, err := evaluate(e, w, p, sk, in)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "keygen %s (%s backend) in %v\n", p.Name(), w.backend, time.Since(t0).Round(time.Millisecond))
-	outs, err := evalEncrypted(e, w, c, fhew.NewBackendWithTarget(ev, target), enc.EncryptBits(bits))
-	if err != nil {
-		return err
-	}
-	gotBits, err := sk.DecryptBits(outs)
+	got, err := ck.Decrypt(p, out)
 	if err != nil {
 		return fmt.Errorf("decrypting the outputs: %w", err)
 	}
-	got := c.UnpackOutputs(gotBits)
-	if _, err := io.WriteString(e.stdout, load.Outputs(c, got)); err != nil {
-		return err
-	}
-	if !w.check {
-		return nil
-	}
-	want, err := c.Eval(in)
-	if err != nil {
-		return err
-	}
-	if err := compareOutputs(c, got, want); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "check: all %d output bits match the plaintext simulator\n", c.NumOutputBits())
-	return nil
-}
-
-func batchFlag(fs *flag.FlagSet, w *workflowFlags) {
-	fs.StringVar(&w.batch, "batch", "", "bgv only: one input set per line of `FILE` (name=value ... as for --in; # comments), one per slot; "+
-		"the outputs are one line of name=value per instance. More instances than slots is an error")
-}
-
-// compareOutputs reports the first output element where the encrypted run
-// (got) and the plaintext simulator (want) differ, and how many differ.
-func compareOutputs(c *ir.Circuit, got, want ir.Values) error {
-	var first string
-	bad := 0
-	for i := range c.Outputs {
-		bus := &c.Outputs[i]
-		for j, w := range want[bus.Name] {
-			g := got[bus.Name][j]
-			if g.Cmp(w) == 0 {
-				continue
+	var want []hcc.Values
+	if w.check {
+		for j, v := range set.values {
+			o, err := p.EvalPlain(v)
+			if err != nil {
+				return fmt.Errorf("instance %d: %w", j+1, err)
 			}
-			if bad == 0 {
-				name := bus.Name
-				if bus.Dims != nil {
-					name = fmt.Sprintf("%s[%d]", name, j)
-				}
-				gd, gh := load.FormatValue(bus, g)
-				wd, wh := load.FormatValue(bus, w)
-				first = fmt.Sprintf("%s = %s (%s), the plaintext simulator says %s (%s)", name, gd, gh, wd, wh)
-			}
-			bad++
+			want = append(want, o)
 		}
 	}
-	if bad > 0 {
-		return fmt.Errorf("check FAILED: encrypted result differs from the plaintext simulator in %d output element(s): %s", bad, first)
-	}
-	return nil
+	return printOutputs(e, p, got, set.batch, want)
 }

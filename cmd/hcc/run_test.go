@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hcc-fhe/hcc"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -16,7 +18,7 @@ var (
 	durationRe = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
 	percentRe  = regexp.MustCompile(`efficiency [0-9]+%`)
 	// Bootstrap and LUT counts belong to package optimize and change with it.
-	statsLineRe = regexp.MustCompile(`(?m)^(compiled|evaluated).*$`)
+	statsLineRe = regexp.MustCompile(`(?m)^(compiled|evaluated|keygen|loaded).*$`)
 	numberRe    = regexp.MustCompile(`\b[0-9]+\b`)
 )
 
@@ -136,32 +138,6 @@ func TestWorkflowGolden(t *testing.T) {
 	}
 }
 
-// TestEvalDeterministic: eval's compile pipeline gives the same circuit
-// every time (server and client can re-derive it).
-func TestEvalDeterministic(t *testing.T) {
-	c, err := ir.ReadFile(filepath.Join(sharedDir(t), "adder64.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	be := toyBackend(t)
-	var first string
-	for i := 0; i < 3; i++ {
-		d, err := compileFHEW(c, be.LUTTarget(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sb strings.Builder
-		if err := ir.WriteHIR(&sb, d); err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			first = sb.String()
-		} else if sb.String() != first {
-			t.Fatal("compileFHEW is not deterministic")
-		}
-	}
-}
-
 // TestCompareOutputs: --check reports the first differing element and how
 // many differ.
 func TestCompareOutputs(t *testing.T) {
@@ -172,54 +148,50 @@ func TestCompareOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, err := hcc.Compile(hcc.FromCircuit(c), hcc.Target{Params: "ToySigned", Insecure: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := func(a, b int64) ir.Values { return ir.Values{"y": {big.NewInt(a), big.NewInt(b)}} }
-	if err := compareOutputs(c, v(1, -2), v(1, -2)); err != nil {
+	if err := compareOutputs(p, v(1, -2), v(1, -2)); err != nil {
 		t.Errorf("equal outputs: %v", err)
 	}
-	err = compareOutputs(c, v(1, -2), v(1, 3))
+	err = compareOutputs(p, v(1, -2), v(1, 3))
 	want := "check FAILED: encrypted result differs from the plaintext simulator in 1 output element(s): y[1] = -2 (0xe), the plaintext simulator says 3 (0x3)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
 
-// TestEvalMapsLikeRun checks that eval (the backend built from an evaluation
-// key file) and run/compile (fhewTarget from the flags) map a circuit to
-// the same circuit for the same --parity-failure, and that the flag
-// matters: eval re-derives the mapping from the source circuit alone.
+// TestEvalMapsLikeRun checks that eval (the target built from an
+// evaluation key file and the flags) and run/compile map a circuit to the
+// same program for the same --parity-failure, and that the flag matters:
+// eval re-derives the mapping from the source circuit alone.
 func TestEvalMapsLikeRun(t *testing.T) {
 	dir := t.TempDir()
 	if got := runWorkflow(t, dir, "keygen", "--params", "ToySigned", "--insecure", "-o", "TMP/keys"); !strings.HasPrefix(got, "exit 0") {
 		t.Fatalf("keygen: %s", got)
 	}
-	c, err := ir.ReadFile("testdata/xor48.hir")
+	sk, err := hcc.ReadServerKeyFile(filepath.Join(dir, "keys", "eval.key"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	parities := map[float64]int{}
 	for _, pf := range []float64{-40, -80} {
 		w := &workflowFlags{parityFailure: pf}
-		s, _, err := loadEvalKey(filepath.Join(dir, "keys", "eval.key"), w)
+		e := &cmdEnv{args: []string{"testdata/xor48.hir"}, stderr: io.Discard}
+		fromKey, err := program(e, w.target(e, sk.Engine(), sk.Params(), true), true, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		be := s.(fhewServer).be
-		target, err := w.fhewTarget(be.LUTTarget().Params())
+		fromFlags, err := program(e, w.target(e, "fhew", "ToySigned", true), true, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fromKey, err := compileFHEW(c, be.LUTTarget(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fromFlags, err := compileFHEW(c, target, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if circuitHash(fromKey) != circuitHash(fromFlags) {
+		if fromKey.Hash() != fromFlags.Hash() {
 			t.Errorf("--parity-failure %v: eval and run map xor48 differently", pf)
 		}
-		parities[pf] = fromKey.Stats().Count[ir.OpParity]
+		parities[pf] = fromKey.Circuit().Stats().Count[ir.OpParity]
 	}
 	if parities[-40] != 1 || parities[-80] != 2 {
 		t.Errorf("PARITY nodes at -40, -80: %v, want 1 and 2 (K = 64 and 40 on ToySigned)", parities)

@@ -1,15 +1,12 @@
 // Package load reads circuits and input values the way the hcc command line
-// does, for every command (and later tools) that takes a circuit file:
-// HDL source (.hdl, compiled with package lang), the .hir text format, or a
-// Bristol-fashion netlist.
+// does. It is a thin layer over the hcc package (github.com/hcc-fhe/hcc),
+// which owns the formats: new code should call hcc.LoadCircuit,
+// hcc.ParseInputs, hcc.ParseValue, hcc.FormatValue and hcc.FormatOutputs.
 package load
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/hcc-fhe/hcc"
 	"github.com/hcc-fhe/hcc/ir"
-	"github.com/hcc-fhe/hcc/lang"
 	"github.com/hcc-fhe/hcc/stdlib"
 )
 
@@ -23,31 +20,25 @@ type Options struct {
 	Style stdlib.Style
 }
 
-// Circuit loads the circuit in path: files ending in ".hdl" are compiled
-// with lang.CompileFile, anything else is read by ir.ReadFile (.hir text, or
-// Bristol fashion with buses in0.., out0..). The result passes ir.Verify.
-// Errors from the HDL compiler keep their multi-line source context.
+// Circuit loads the circuit in path (hcc.LoadCircuit): ".hdl" files are
+// compiled by package lang, anything else is read by ir.ReadFile. The
+// result passes ir.Verify.
 func Circuit(path string, opts Options) (*ir.Circuit, error) {
-	if strings.HasSuffix(path, ".hdl") {
-		return lang.CompileFile(path, lang.Options{Circuit: opts.Circuit, Style: opts.Style})
+	style := hcc.StyleSize
+	if opts.Style == stdlib.DepthOptimized {
+		style = hcc.StyleDepth
 	}
-	c, err := ir.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Circuit != "" && opts.Circuit != c.Name {
-		return nil, fmt.Errorf("%s holds circuit %q, not %q", path, c.Name, opts.Circuit)
-	}
-	return c, nil
+	return hcc.LoadCircuit(hcc.Source{Name: path, Circuit: opts.Circuit}, style)
 }
 
 // ParseStyle parses "size" or "depth" (the -style flag).
 func ParseStyle(s string) (stdlib.Style, error) {
-	switch s {
-	case "size":
+	switch hcc.Style(s) {
+	case hcc.StyleSize:
 		return stdlib.SizeOptimized, nil
-	case "depth":
+	case hcc.StyleDepth:
 		return stdlib.DepthOptimized, nil
 	}
-	return 0, fmt.Errorf("unknown style %q (want size or depth)", s)
+	_, err := hcc.LoadCircuit(hcc.Source{}, hcc.Style(s)) // the one message for a bad style
+	return 0, err
 }

@@ -1,142 +1,22 @@
 package load
 
 import (
-	"fmt"
 	"math/big"
-	"strings"
 
+	"github.com/hcc-fhe/hcc"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
-// Inputs parses command-line assignments "name=value[,value...]" (one per
-// --in flag) into values for c's inputs, one value per bus element in
-// row-major order. Every input must be assigned exactly once; unknown names,
-// missing inputs, wrong element counts and out-of-range values are errors
-// that name the input. Values are read by ParseValue.
+// Inputs parses --in assignments for c's inputs (hcc.ParseInputs).
 func Inputs(c *ir.Circuit, assigns []string) (ir.Values, error) {
-	vals := ir.Values{}
-	for _, a := range assigns {
-		name, list, ok := strings.Cut(a, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("bad input %q: want name=value", a)
-		}
-		bi := c.InputBus(name)
-		if bi < 0 {
-			return nil, fmt.Errorf("unknown input %q (inputs: %s)", name, busList(c.Inputs))
-		}
-		if _, dup := vals[name]; dup {
-			return nil, fmt.Errorf("input %q given twice", name)
-		}
-		bus := &c.Inputs[bi]
-		parts := strings.Split(list, ",")
-		if len(parts) != bus.Elems() {
-			return nil, fmt.Errorf("input %q (%s) needs %d value(s), got %d", name, bus.TypeString(), bus.Elems(), len(parts))
-		}
-		elems := make([]*big.Int, len(parts))
-		for i, p := range parts {
-			v, err := ParseValue(strings.TrimSpace(p), bus)
-			if err != nil {
-				if len(parts) > 1 {
-					return nil, fmt.Errorf("input %q (%s) element %d: %w", name, bus.TypeString(), i, err)
-				}
-				return nil, fmt.Errorf("input %q (%s): %w", name, bus.TypeString(), err)
-			}
-			elems[i] = v
-		}
-		vals[name] = elems
-	}
-	for i := range c.Inputs {
-		if _, ok := vals[c.Inputs[i].Name]; !ok {
-			return nil, fmt.Errorf("missing input %q (%s)", c.Inputs[i].Name, c.Inputs[i].TypeString())
-		}
-	}
-	return vals, nil
+	return hcc.ParseInputs(c, assigns...)
 }
 
-// ParseValue reads one element of bus: a decimal number, which must lie in
-// the bus's range (negative only for signed buses), or a bit pattern in hex
-// (0x), binary (0b) or octal (0o) of any width up to the bus width, which a
-// signed bus reads as two's complement (0xff is -1 for s8). '_' may
-// separate digits.
-func ParseValue(s string, bus *ir.Bus) (*big.Int, error) {
-	lo, hi := bus.Range()
-	digits := strings.ReplaceAll(s, "_", "")
-	base := 10
-	if len(digits) > 2 && digits[0] == '0' {
-		switch digits[1] {
-		case 'x', 'X':
-			base = 16
-		case 'b', 'B':
-			base = 2
-		case 'o', 'O':
-			base = 8
-		}
-	}
-	if base != 10 {
-		v, ok := new(big.Int).SetString(digits[2:], base)
-		if !ok || strings.ContainsAny(digits[2:], "+-") {
-			return nil, fmt.Errorf("bad number %q", s)
-		}
-		if v.BitLen() > bus.Width {
-			return nil, fmt.Errorf("value %s does not fit in %d bits", s, bus.Width)
-		}
-		if bus.Signed && v.Bit(bus.Width-1) == 1 {
-			v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(bus.Width)))
-		}
-		return v, nil
-	}
-	v, ok := new(big.Int).SetString(digits, 10)
-	if !ok || digits == "" {
-		return nil, fmt.Errorf("bad number %q (want decimal, 0x hex, 0b binary or 0o octal)", s)
-	}
-	if v.Cmp(lo) < 0 || v.Cmp(hi) > 0 {
-		return nil, fmt.Errorf("value %s is out of range [%v, %v]", s, lo, hi)
-	}
-	return v, nil
-}
+// ParseValue reads one element of bus (hcc.ParseValue).
+func ParseValue(s string, bus *ir.Bus) (*big.Int, error) { return hcc.ParseValue(s, bus) }
 
-// FormatValue renders one element of bus in decimal (signed if the bus is)
-// and as a hex bit pattern with one digit per 4 bits of the width.
-func FormatValue(bus *ir.Bus, v *big.Int) (dec, hex string) {
-	u := new(big.Int).Set(v)
-	if u.Sign() < 0 {
-		u.Add(u, new(big.Int).Lsh(big.NewInt(1), uint(bus.Width)))
-	}
-	digits := (bus.Width + 3) / 4
-	h := u.Text(16)
-	if len(h) < digits {
-		h = strings.Repeat("0", digits-len(h)) + h
-	}
-	return v.String(), "0x" + h
-}
+// FormatValue renders one element of bus (hcc.FormatValue).
+func FormatValue(bus *ir.Bus, v *big.Int) (dec, hex string) { return hcc.FormatValue(bus, v) }
 
-// Outputs renders the outputs of c in bus order, one line each:
-// "name = DEC (0xHEX)" for scalars, "name = [D0 D1 ...] ([0xH0 0xH1 ...])"
-// for arrays.
-func Outputs(c *ir.Circuit, vals ir.Values) string {
-	var sb strings.Builder
-	for i := range c.Outputs {
-		bus := &c.Outputs[i]
-		elems := vals[bus.Name]
-		decs := make([]string, len(elems))
-		hexes := make([]string, len(elems))
-		for e, v := range elems {
-			decs[e], hexes[e] = FormatValue(bus, v)
-		}
-		if bus.Dims == nil && len(elems) == 1 {
-			fmt.Fprintf(&sb, "%s = %s (%s)\n", bus.Name, decs[0], hexes[0])
-		} else {
-			fmt.Fprintf(&sb, "%s = [%s] ([%s])\n", bus.Name, strings.Join(decs, " "), strings.Join(hexes, " "))
-		}
-	}
-	return sb.String()
-}
-
-func busList(bs []ir.Bus) string {
-	parts := make([]string, len(bs))
-	for i := range bs {
-		parts[i] = bs[i].Name + ": " + bs[i].TypeString()
-	}
-	return strings.Join(parts, ", ")
-}
+// Outputs renders c's outputs as hcc sim prints them (hcc.FormatOutputs).
+func Outputs(c *ir.Circuit, vals ir.Values) string { return hcc.FormatOutputs(c, vals) }

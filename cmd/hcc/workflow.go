@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hcc-fhe/hcc"
+	hccrt "github.com/hcc-fhe/hcc/runtime"
+)
+
+// workflowFlags are the flags of compile --backend, keygen, encrypt, eval,
+// decrypt and run. Parameter choice, packing and file formats are the hcc
+// package's; this file only turns flags into its arguments.
+type workflowFlags struct {
+	backend   string
+	params    string
+	insecure  bool
+	key       string // secret key file
+	evalKey   string // evaluation key file
+	threads   int
+	check     bool
+	batch     string // --batch FILE: one input set per line
+	force     bool
+	instances int
+	// parityFailure is --parity-failure: log2 of the per-bootstrap failure
+	// bound that sets FHEW's PARITY width.
+	parityFailure float64
+}
+
+// inHelp is the --in flag's usage.
+const inHelp = "input `name=value[,value...]` (repeat for each input; decimal, 0x hex, 0b binary, 0o octal; arrays comma-separated)"
+
+// parityFailureFlag registers --parity-failure (compile, eval and run).
+func (w *workflowFlags) parityFailureFlag(fs *flag.FlagSet) {
+	fs.Float64Var(&w.parityFailure, "parity-failure", hcc.DefaultParityFailureLog2,
+		"fhew: PARITY nodes are as wide as a predicted failure of at most 2^`LOG2` per bootstrap allows (LUTs keep 2^-40); "+
+			"higher saves bootstraps, lower is safer. eval must get the value run or compile got to map the same way")
+}
+
+func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
+	fs.StringVar(&w.backend, "backend", hcc.DefaultEngine, "encrypted `backend`: "+engineList())
+	fs.StringVar(&w.params, "params", "", "parameter `set`; "+paramsHelp())
+	fs.BoolVar(&w.insecure, "insecure", false, "allow the insecure Toy parameter sets (tests and demos only)")
+}
+
+func threadsFlag(fs *flag.FlagSet, w *workflowFlags) {
+	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "gates (FHEW bootstraps, BGV multiplications) run in parallel on `N` worker goroutines")
+}
+
+func batchFlag(fs *flag.FlagSet, w *workflowFlags) {
+	fs.StringVar(&w.batch, "batch", "", "one input set per line of `FILE` (name=value ... as for --in; # comments); "+
+		"fhew: all instances in one run; bgv: one per slot, as many ciphertext packs as the slots need. "+
+		"The outputs are printed per instance, each as for one run, after a '# instance N' line")
+}
+
+// engineList describes the registered engines for --backend.
+func engineList() string {
+	var parts []string
+	for _, name := range hcc.Engines() {
+		e, _ := hcc.LookupEngine(name)
+		parts = append(parts, name+" ("+e.Doc()+")")
+	}
+	return strings.Join(parts, " or ")
+}
+
+func paramsHelp() string {
+	var parts []string
+	for _, name := range hcc.Engines() {
+		e, _ := hcc.LookupEngine(name)
+		parts = append(parts, e.ParamsHelp())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// checkCheap validates what needs no file and no computation: run before
+// any keygen, compile or evaluation.
+func (w *workflowFlags) checkCheap() error {
+	if w.threads < 1 {
+		return fmt.Errorf("--threads must be at least 1, got %d", w.threads)
+	}
+	if !(w.parityFailure < 0) {
+		return fmt.Errorf("--parity-failure %v: want log2 of a probability, below 0", w.parityFailure)
+	}
+	if w.instances < 0 {
+		return fmt.Errorf("--instances must be at least 0, got %d", w.instances)
+	}
+	return nil
+}
+
+// target is the hcc.Target of the flags for engine and params (those of a
+// key file when the command reads one).
+func (w *workflowFlags) target(e *cmdEnv, engine, params string, insecure bool) hcc.Target {
+	return hcc.Target{Engine: engine, Params: params, Insecure: insecure, Style: hcc.Style(e.style),
+		ParityFailureLog2: w.parityFailure, Instances: w.instances}
+}
+
+// program compiles the command's circuit argument for t, or reads it when
+// it is a compiled program (.hcp). check, if set, runs on the program's
+// interface before the engine's passes (the cheap checks: inputs,
+// ciphertexts against the circuit and key). The server side (eval, run)
+// then compiles in full and reports on stderr; the client side (encrypt,
+// decrypt) stops at the interface where the engine allows it
+// (hcc.InterfaceOnly) and stays quiet.
+func program(e *cmdEnv, t hcc.Target, server bool, check func(*hcc.Program) error) (*hcc.Program, error) {
+	if check == nil {
+		check = func(*hcc.Program) error { return nil }
+	}
+	path := e.args[0]
+	if hcc.IsProgramFile(path) {
+		if e.circuit != "" {
+			return nil, fmt.Errorf("-circuit applies to source files; %s is a compiled program", path)
+		}
+		p, err := hcc.Compile(hcc.File(path), hcc.Target{Engine: t.Engine, Params: t.Params})
+		if err != nil {
+			return nil, err
+		}
+		if err := check(p); err != nil {
+			return nil, err
+		}
+		if server {
+			fmt.Fprintf(e.stderr, "loaded %s (%s for %s/%s): %s\n", path, p.Name(), p.Target().Engine, p.Target().Params, p.Summary())
+		}
+		return p, nil
+	}
+	t0 := time.Now()
+	c, err := hcc.LoadCircuit(hcc.Source{Name: path, Circuit: e.circuit}, t.Style)
+	if err != nil {
+		return nil, err
+	}
+	src := hcc.FromCircuit(c)
+	src.Name = path
+	p, err := hcc.Compile(src, t, hcc.InterfaceOnly())
+	if err != nil {
+		return nil, err
+	}
+	if err := check(p); err != nil {
+		return nil, err
+	}
+	if !server {
+		return p, nil
+	}
+	if !p.Evaluable() {
+		if p, err = hcc.Compile(src, t); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(e.stderr, "compiled %s in %v: %s\n", p.Name(), time.Since(t0).Round(time.Millisecond), p.Summary())
+	return p, nil
+}
+
+// inputSets are the instances of --in or --batch.
+type inputSets struct {
+	values []hcc.Values
+	batch  bool
+}
+
+// readInputs parses --in, or the --batch file (errors name the path given).
+func readInputs(e *cmdEnv, p *hcc.Program, batch string) (*inputSets, error) {
+	if batch == "" {
+		v, err := p.ParseInputs(e.ins...)
+		if err != nil {
+			return nil, err
+		}
+		return &inputSets{values: []hcc.Values{v}}, nil
+	}
+	if len(e.ins) > 0 {
+		return nil, fmt.Errorf("--in and --batch exclude each other")
+	}
+	f, err := os.Open(batch)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := hcc.ParseBatch(p.Circuit(), f, batch)
+	if err != nil {
+		return nil, err
+	}
+	return &inputSets{values: b.Values, batch: true}, nil
+}
+
+// checkBatchReadable opens --batch early (before keygen and compile).
+func checkBatchReadable(batch string) error {
+	if batch == "" {
+		return nil
+	}
+	f, err := os.Open(batch)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// printOutputs prints decrypted outputs: for one input set like hcc sim;
+// for a batch the same lines per instance, each after "# instance N". With
+// want (the plaintext simulator's outputs) it then checks every instance.
+func printOutputs(e *cmdEnv, p *hcc.Program, got []hcc.Values, batch bool, want []hcc.Values) error {
+	var sb strings.Builder
+	for j, v := range got {
+		if batch {
+			fmt.Fprintf(&sb, "# instance %d\n", j+1)
+		}
+		sb.WriteString(hcc.FormatOutputs(p.Circuit(), v))
+	}
+	if _, err := io.WriteString(e.stdout, sb.String()); err != nil {
+		return err
+	}
+	if want == nil {
+		return nil
+	}
+	for j := range got {
+		if err := compareOutputs(p, got[j], want[j]); err != nil {
+			if batch {
+				return fmt.Errorf("instance %d: %w", j+1, err)
+			}
+			return err
+		}
+	}
+	what := ""
+	if batch {
+		what = fmt.Sprintf(" of %d instances", len(got))
+	}
+	fmt.Fprintf(e.stderr, "check: all %d output bits%s match the plaintext simulator\n", p.Circuit().NumOutputBits(), what)
+	return nil
+}
+
+// compareOutputs reports the first output element where the encrypted run
+// (got) and the plaintext simulator (want) differ, and how many differ.
+func compareOutputs(p *hcc.Program, got, want hcc.Values) error {
+	var first string
+	bad := 0
+	for _, bus := range p.Outputs() {
+		for j, w := range want[bus.Name] {
+			g := got[bus.Name][j]
+			if g.Cmp(w) == 0 {
+				continue
+			}
+			if bad == 0 {
+				name := bus.Name
+				if bus.Dims != nil {
+					name = fmt.Sprintf("%s[%d]", name, j)
+				}
+				gd, gh := hcc.FormatValue(&bus, g)
+				wd, wh := hcc.FormatValue(&bus, w)
+				first = fmt.Sprintf("%s = %s (%s), the plaintext simulator says %s (%s)", name, gd, gh, wd, wh)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("check FAILED: encrypted result differs from the plaintext simulator in %d output element(s): %s", bad, first)
+	}
+	return nil
+}
+
+// evaluate runs hcc.Eval with --threads, a progress line when stderr is a
+// terminal, and interrupts cancelling the run, and reports the statistics.
+// The inputs are released as the run goes (nothing reads them afterwards).
+func evaluate(e *cmdEnv, w *workflowFlags, p *hcc.Program, sk *hcc.ServerKey, in *hcc.Ciphertexts) (*hcc.Ciphertexts, error) {
+	opts := hcc.EvalOptions{Threads: w.threads, ReleaseInputs: true}
+	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
+		var stop func()
+		opts.Progress, stop = progressLine(f, p.Stats().CostName)
+		defer stop()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out, st, err := hcc.Eval(ctx, p, sk, in, opts)
+	if err != nil {
+		return nil, err
+	}
+	var shape []string
+	if st.Slots > 1 {
+		shape = append(shape, fmt.Sprintf("%d slots", st.Slots))
+	}
+	if st.Instances > 1 {
+		shape = append(shape, fmt.Sprintf("%d instances in %d run(s)", st.Instances, st.Runs))
+	}
+	what := ""
+	if len(shape) > 0 {
+		what = " (" + strings.Join(shape, ", ") + ")"
+	}
+	fmt.Fprintf(e.stderr, "evaluated%s: %v\n", what, st.Stats)
+	return out, nil
+}
+
+// progressLine draws "done/total NAME (pct%), rate, ETA" on w at most every
+// 250 ms; stop ends the line.
+func progressLine(w io.Writer, name string) (f func(done, total int), stop func()) {
+	var mu sync.Mutex
+	start, last := time.Now(), time.Time{}
+	drawn := false
+	f = func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) >= 250*time.Millisecond || done == total {
+			last = now
+			rate := float64(done) / now.Sub(start).Seconds()
+			eta := "?"
+			if rate > 0 {
+				eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
+			}
+			fmt.Fprintf(w, "\r%d/%d %s (%.0f%%), %.1f/s, ETA %s   ", done, total, name, 100*float64(done)/float64(max(total, 1)), rate, eta)
+			drawn = true
+		}
+	}
+	stop = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if drawn {
+			fmt.Fprintln(w)
+		}
+	}
+	return f, stop
+}
+
+// readClientKey reads --key, printing the permission warning if any.
+func readClientKey(e *cmdEnv, path string) (*hcc.ClientKey, error) {
+	if path == "" {
+		return nil, fmt.Errorf("missing --key DIR/secret.key")
+	}
+	ck, warning, err := hcc.ReadClientKeyFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", warning)
+	}
+	return ck, nil
+}
+
+// writeOutput writes data to -o atomically and returns its size in MB.
+func writeOutput(path string, data []byte) (float64, error) {
+	if err := hcc.WriteFile(path, data, 0o644); err != nil {
+		return 0, err
+	}
+	return float64(len(data)) / 1e6, nil
+}
