@@ -65,9 +65,13 @@ func WriteBLIF(w io.Writer, c *Circuit) error {
 			}
 			continue
 		}
-		k := len(n.In)
+		fanins := n.In
+		if _, lin, ok := n.TableView(); ok {
+			fanins = lin
+		}
+		k := len(fanins)
 		fmt.Fprint(bw, ".names")
-		for _, x := range n.In {
+		for _, x := range fanins {
 			fmt.Fprintf(bw, " %s", wire(x))
 		}
 		fmt.Fprintf(bw, " %s\n", wire(id))
@@ -93,8 +97,8 @@ func WriteBLIF(w io.Writer, c *Circuit) error {
 
 // nodeTable returns a gate's truth table over its fanins (In[0] least significant).
 func nodeTable(n *Node) uint64 {
-	if n.Op == OpLUT {
-		return n.Table
+	if t, _, ok := n.TableView(); ok {
+		return t
 	}
 	k := len(n.In)
 	in := make([]uint64, k)

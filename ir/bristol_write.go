@@ -189,12 +189,14 @@ func (e *bristolEmitter) lower() {
 				w = e.emit("XOR", w, in(j), dj)
 			}
 			e.wire[i] = w
-		case OpLUT:
-			ins := make([]int, len(n.In))
+		case OpLUT, OpMLUT, OpMOut:
+			t, lin, _ := n.TableView()
+			off := len(n.In) - len(lin) // MOUT's first fanin is its MLUT
+			ins := make([]int, len(lin))
 			for j := range ins {
-				ins[j] = in(j)
+				ins[j] = in(off + j)
 			}
-			e.wire[i] = e.lut(n.Table, ins, d, &consts)
+			e.wire[i] = e.lut(t, ins, d, &consts)
 		}
 		if d != fresh && e.wire[i] != d { // the lowering ended on an existing wire
 			e.wire[i] = e.emit("EQW", e.wire[i], noWire, d)

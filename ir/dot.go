@@ -38,8 +38,11 @@ func WriteDOT(w io.Writer, c *Circuit) error {
 		case OpConst0, OpConst1:
 			label = strconv.Itoa(int(n.Op - OpConst0))
 			shape = "plaintext"
-		case OpLUT:
-			label = fmt.Sprintf("LUT%d %#x", len(n.In), n.Table)
+		case OpLUT, OpMLUT:
+			label = fmt.Sprintf("%v%d %#x", n.Op, len(n.In), n.Table)
+			shape = "ellipse"
+		case OpMOut:
+			label = fmt.Sprintf("MOUT%d %#x", len(n.In)-1, n.Table)
 			shape = "ellipse"
 		default:
 			label = n.Op.String()
@@ -52,7 +55,7 @@ func WriteDOT(w io.Writer, c *Circuit) error {
 		fmt.Fprintf(bw, "\tn%d [label=%s, shape=%s%s%s];\n", i, strconv.Quote(label), shape, tip, red(id))
 		for j, in := range n.In {
 			attr := ""
-			if n.Op == OpMux || n.Op == OpLUT || n.Op == OpAndNY {
+			if n.Op == OpMux || n.Op == OpLUT || n.Op == OpAndNY || n.Op == OpMLUT || n.Op == OpMOut {
 				attr = fmt.Sprintf(" [headlabel=\"%d\"]", j) // operand order matters
 			}
 			fmt.Fprintf(bw, "\tn%d -> n%d%s;\n", in, i, attr)

@@ -62,8 +62,9 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 		case OpMux:
 			s := vals[nd.In[0]]
 			v = (s & vals[nd.In[1]]) | (^s & vals[nd.In[2]])
-		case OpLUT:
-			v = evalLUT(nd.Table, nd.In, vals)
+		case OpLUT, OpMLUT, OpMOut:
+			t, in, _ := nd.TableView()
+			v = evalLUT(t, in, vals)
 		case OpParity:
 			for _, x := range nd.In {
 				v ^= vals[x]

@@ -24,8 +24,10 @@ func EvalGate(op Op, table uint64, in []uint64) uint64 {
 		return in[0] &^ in[1]
 	case OpMux:
 		return (in[0] & in[1]) | (^in[0] & in[2])
-	case OpLUT:
+	case OpLUT, OpMLUT:
 		return EvalTable(table, in)
+	case OpMOut:
+		return EvalTable(table, in[1:])
 	case OpParity:
 		var v uint64
 		for _, x := range in {

@@ -33,6 +33,8 @@ const (
 	OpMux        // In[0] ? In[1] : In[2]  (select, then-value, else-value)
 	OpLUT        // Table[index], index bit j = In[j]; 1 <= len(In) <= MaxLUTInputs
 	OpParity     // In[0] ⊕ In[1] ⊕ ...; 2 <= len(In) <= MaxParityInputs (one FHEW bootstrap)
+	OpMLUT       // multi-output LUT, output 0: table 0 of Table (packed) on In (mlut.go)
+	OpMOut       // further output of the OpMLUT In[0]: Table on In[1:] (mlut.go)
 	numOps
 )
 
@@ -47,7 +49,7 @@ var opNames = [...]string{
 	OpInvalid: "INVALID", OpConst0: "CONST0", OpConst1: "CONST1", OpInput: "INPUT",
 	OpNot: "NOT", OpAnd: "AND", OpOr: "OR", OpXor: "XOR", OpNand: "NAND", OpNor: "NOR",
 	OpXnor: "XNOR", OpAndNY: "ANDNY", OpMux: "MUX", OpLUT: "LUT",
-	OpParity: "PARITY",
+	OpParity: "PARITY", OpMLUT: "MLUT", OpMOut: "MOUT",
 }
 
 // String returns the op's name as used in the .hir text format.
@@ -80,7 +82,7 @@ func (o Op) Arity() int {
 		return 2
 	case OpMux:
 		return 3
-	case OpLUT, OpParity:
+	case OpLUT, OpParity, OpMLUT, OpMOut:
 		return -1
 	}
 	return 0
@@ -92,7 +94,8 @@ func (o Op) IsGate() bool { return o >= OpNot && o < numOps }
 
 // IsBootstrapped reports whether an FHEW-style backend needs a bootstrap to
 // evaluate the op: every gate except NOT, which is a free negation.
-func (o Op) IsBootstrapped() bool { return o.IsGate() && o != OpNot }
+// An OpMOut is free too: it reuses its OpMLUT's blind rotation.
+func (o Op) IsBootstrapped() bool { return o.IsGate() && o != OpNot && o != OpMOut }
 
 // Node is one vertex of the circuit DAG.
 type Node struct {

@@ -53,6 +53,8 @@ var gateFlags = [numOps]uint8{
 	OpMux:    flagSlow,
 	OpLUT:    flagSlow,
 	OpParity: flagSlow,
+	OpMLUT:   flagSlow,
+	OpMOut:   flagSlow,
 }
 
 type lutInstr struct {
@@ -87,9 +89,9 @@ func (c *Circuit) Compile() *Program {
 			continue
 		}
 		ins := [3]int32{int32(len(c.Nodes)), int32(len(c.Nodes))} // the zero slot
-		if n.Op == OpLUT {
-			l := lutInstr{table: n.Table, k: len(n.In)}
-			for j, in := range n.In {
+		if t, lin, ok := n.TableView(); ok {
+			l := lutInstr{table: t, k: len(lin)}
+			for j, in := range lin {
 				l.in[j] = int32(in)
 			}
 			ins[0] = int32(len(p.luts))

@@ -87,8 +87,8 @@ func AndCost(n *Node) int {
 	switch n.Op {
 	case OpNot, OpXor, OpXnor, OpParity:
 		return 0
-	case OpLUT:
-		if IsAffineLUT(n.Table, len(n.In)) {
+	case OpLUT, OpMLUT, OpMOut:
+		if t, in, _ := n.TableView(); IsAffineLUT(t, len(in)) {
 			return 0
 		}
 	}

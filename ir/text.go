@@ -98,7 +98,7 @@ func WriteHIR(w io.Writer, c *Circuit) error {
 			line = append(line, atom(c.Inputs[n.Bus].Name)...)
 			line = append(line, ' ')
 			line = strconv.AppendInt(line, int64(n.Bit), 10)
-		case OpLUT:
+		case OpLUT, OpMLUT, OpMOut:
 			line = append(line, " 0x"...)
 			line = strconv.AppendUint(line, n.Table, 16)
 		}

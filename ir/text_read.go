@@ -218,6 +218,20 @@ func parseHIRNode(toks []hirToken) (hirNode, error) {
 		if k := len(args); k < 6 && tbl>>(1<<k) != 0 {
 			return hn, fmt.Errorf("LUT%d table %#x has bits beyond entry %d", k, tbl, 1<<k)
 		}
+	case OpMLUT, OpMOut:
+		// Shapes only; Verify checks the group (mlut.go).
+		if len(args) < 1 || args[0].quoted || !strings.HasPrefix(args[0].text, "0x") {
+			return hn, fmt.Errorf("%v wants a hex table 0x... then its inputs", op)
+		}
+		tbl, err := strconv.ParseUint(args[0].text[2:], 16, 64)
+		if err != nil {
+			return hn, fmt.Errorf("bad %v table %q", op, args[0].text)
+		}
+		hn.node.Table = tbl
+		args = args[1:]
+		if k := len(args); k < 1 || k > MaxMLUTInputs+1 {
+			return hn, fmt.Errorf("%v has %d fanins, want 1..%d", op, k, MaxMLUTInputs+1)
+		}
 	case OpParity:
 		if k := len(args); k < 2 || k > MaxParityInputs {
 			return hn, fmt.Errorf("PARITY has %d inputs, want 2..%d", k, MaxParityInputs)

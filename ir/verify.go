@@ -34,6 +34,9 @@ func Verify(c *Circuit) error {
 				return fail("node %d (LUT%d) has table bits beyond entry %d", i, k, 1<<k)
 			}
 		}
+		if msg := verifyMLUT(c, i); msg != "" {
+			return fail("node %d (%v) %s", i, nd.Op, msg)
+		}
 		if nd.Op == OpParity {
 			if k := len(nd.In); k < 2 || k > MaxParityInputs {
 				return fail("node %d (PARITY) has %d inputs, want 2..%d", i, k, MaxParityInputs)

@@ -47,7 +47,11 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			k, max(parK, 2)),
 		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
 			if parK < 3 {
-				return mapLUTs(c, target, k, 0)
+				d, err := mapLUTs(c, target, k, 0)
+				if err != nil {
+					return nil, err
+				}
+				return mergeMultiFor(d, target)
 			}
 			// Linearised XOR cones are structural: where XORs and ANDs
 			// interleave (carry chains: mult64 9487 against 5984) the plain
@@ -55,8 +59,20 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			// the cheaper cover is kept.
 			var d, e *ir.Circuit
 			var g errgroup.Group
-			g.Go(func() (err error) { d, err = mapLUTs(c, target, k, parK); return err })
-			g.Go(func() (err error) { e, err = mapLUTs(c, target, k, 0); return err })
+			// Each is then grouped into multi-output bootstraps
+			// (lutmap_multi.go) before the costs are compared.
+			g.Go(func() (err error) {
+				if d, err = mapLUTs(c, target, k, parK); err == nil {
+					d, err = mergeMultiFor(d, target)
+				}
+				return err
+			})
+			g.Go(func() (err error) {
+				if e, err = mapLUTs(c, target, k, 0); err == nil {
+					e, err = mergeMultiFor(e, target)
+				}
+				return err
+			})
 			if err := g.Wait(); err != nil {
 				return nil, err
 			}

@@ -37,7 +37,7 @@ func (lutAll) CanEvalLUT(table uint64, k int) bool { return k >= 1 && k <= 6 }
 func (b *Backend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{
 		Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor,
-			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity},
+			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity, ir.OpMLUT, ir.OpMOut},
 		LUT:      lutAll{},
 		Slots:    b.ev.params.slots,
 		Cost:     MulCost,
@@ -49,7 +49,7 @@ func (b *Backend) Capabilities() backend.Capabilities {
 // on a node of op (1 for LUTs, whose true count depends on the table).
 func MulCost(op ir.Op) int {
 	switch op {
-	case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpLUT:
+	case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpMLUT, ir.OpMOut:
 		return 1
 	}
 	return 0
@@ -103,10 +103,11 @@ func CircuitDepth(c *ir.Circuit) int {
 		switch n.Op {
 		case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux:
 			d++
-		case ir.OpLUT:
+		case ir.OpLUT, ir.OpMLUT, ir.OpMOut:
 			deg := 0
-			anf := ir.ANF(n.Table, len(n.In))
-			for m := uint64(0); m < 1<<uint(len(n.In)); m++ {
+			t, lin, _ := n.TableView()
+			anf := ir.ANF(t, len(lin))
+			for m := uint64(0); m < 1<<uint(len(lin)); m++ {
 				if anf>>m&1 == 1 {
 					deg = max(deg, bits.OnesCount64(m))
 				}

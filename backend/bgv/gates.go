@@ -67,6 +67,9 @@ func evalGate[T comparable](ar gateArith[T], n *ir.Node, in []T, o T) error {
 		}
 	case ir.OpLUT:
 		err = evalLUT(ar, n, in, o)
+	case ir.OpMLUT, ir.OpMOut: // plain LUTs here (ir/mlut.go)
+		t, lin, _ := n.TableView()
+		err = evalLUT(ar, &ir.Node{Op: ir.OpLUT, Table: t, In: lin}, in[len(n.In)-len(lin):], o)
 	default:
 		err = fmt.Errorf("op %v is not a gate", n.Op)
 	}

@@ -126,10 +126,10 @@ func (t LUTTarget) GateBootstraps(op ir.Op) int {
 			return 1
 		}
 		return 2
-	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT, ir.OpParity:
+	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT, ir.OpParity, ir.OpMLUT:
 		return 1
 	}
-	return 0
+	return 0 // NOT, and MOUT (an extraction from its MLUT's blind rotation)
 }
 
 // Cost is GateBootstraps as the IR's cost model, named "bootstraps": every
@@ -141,7 +141,7 @@ func (t LUTTarget) Cost() ir.Cost { return ir.Cost{Name: "bootstraps", Of: t.Gat
 // bootstraps an encrypted run of c performs (StatsFor(t.Cost()).Costly,
 // without the depth).
 func (t LUTTarget) CircuitBootstraps(c *ir.Circuit) int {
-	var cost [16]int
+	var cost [32]int
 	for op := range cost {
 		cost[op] = t.GateBootstraps(ir.Op(op))
 	}
@@ -185,7 +185,7 @@ func (b *Backend) Evaluator() *Evaluator { return b.ev }
 func (b *Backend) LUTTarget() LUTTarget { return b.lut }
 
 // nativeOps are the ir ops Worker.Eval accepts.
-var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity}
+var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity, ir.OpMLUT, ir.OpMOut}
 
 // Capabilities implements backend.Evaluator: every gate op, LUTs within the
 // target's bound, one circuit instance per ciphertext.
@@ -268,6 +268,10 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 				len(x), w.lut.maxPar, w.lut.parFail, ev.params.Name())
 		}
 		if err := ev.EvalParity(x, o, sc); err != nil {
+			return err
+		}
+	case ir.OpMLUT, ir.OpMOut:
+		if err := w.evalMulti(n, x, o); err != nil {
 			return err
 		}
 	default:

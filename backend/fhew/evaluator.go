@@ -18,6 +18,7 @@ type Evaluator struct {
 	// gates[g] is how gate g is evaluated (gatePlan): the Evaluator's own
 	// gate methods and the Backend's workers share it.
 	gates [numGates]lutPlan
+	multi *multiTables // v0 and the factors t_h of multi-output bootstraps (multilut.go)
 }
 
 // NewEvaluator checks that ek belongs to p and precomputes the test
@@ -32,6 +33,7 @@ func NewEvaluator(p Params, ek *EvaluationKey) (*Evaluator, error) {
 	for h := range ev.testPoly {
 		ev.testPoly[h] = buildTestPoly(p.params, uint8(h), ev.qOut)
 	}
+	ev.multi = newMultiTables(p.params, ev.qOut)
 	for g := range gateTables {
 		pl := gatePlan(p, g)
 		if !pl.ok {
@@ -158,10 +160,33 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 	nt := p.ntt
 	N := p.N
 	mask := uint32(p.qks - 1)
+	ev.blindRotate(ev.testPoly[h], sc)
+
+	// Sample extraction: β = b_0, α_0 = a_0, α_i = -a_{N-i}; then + Q/2P and
+	// the mod switch Q -> Q_ks (round to nearest).
+	nt.Inverse(sc.accB, sc.cb)
+	nt.Inverse(sc.accA, sc.ca)
+	Q := uint64(p.Q)
+	scale := uint64(p.qks)
+	m16 := uint16(mask)
+	out.B = modSwitchQ(nt.AddMod(sc.cb[0], ev.qOut), scale, Q) & m16
+	oa := out.A[:N]
+	oa[0] = modSwitchQ(sc.ca[0], scale, Q) & m16
+	for i := 1; i < N; i++ {
+		oa[i] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q) & m16
+	}
+}
+
+// blindRotate key-switches and rounds sc.comb and leaves RLWE(f·Y^phase) in
+// sc.accB, sc.accA (NTT domain): the part of a bootstrap before sample
+// extraction, shared with the multi-output bootstrap (multilut.go).
+func (ev *Evaluator) blindRotate(f []uint32, sc *Scratch) {
+	p := ev.params.params
+	nt := p.ntt
 	beta := prepareBlindRotation(p, ev.ek.ksk, sc)
 
 	// Accumulator: (ψ_t0(f·Y^β), 0), see blindrot.go.
-	nt.MulByMonomial(ev.testPoly[h], beta<<p.yShift, sc.cb)
+	nt.MulByMonomial(f, beta<<p.yShift, sc.cb)
 	if p.lit.Method.usesAutomorphisms() {
 		nt.AutomorphismCoeffWithIndex(sc.cb, p.autoIndexInit, sc.ca)
 		nt.Forward(sc.ca, sc.accB)
@@ -179,20 +204,6 @@ func (ev *Evaluator) bootstrap(h uint8, out *Ciphertext, sc *Scratch) {
 		blindRotateGINX(p, ev.ek, sc.alpha, sc)
 	}
 	sc.bootstraps++
-
-	// Sample extraction: β = b_0, α_0 = a_0, α_i = -a_{N-i}; then + Q/2P and
-	// the mod switch Q -> Q_ks (round to nearest).
-	nt.Inverse(sc.accB, sc.cb)
-	nt.Inverse(sc.accA, sc.ca)
-	Q := uint64(p.Q)
-	scale := uint64(p.qks)
-	m16 := uint16(mask)
-	out.B = modSwitchQ(nt.AddMod(sc.cb[0], ev.qOut), scale, Q) & m16
-	oa := out.A[:N]
-	oa[0] = modSwitchQ(sc.ca[0], scale, Q) & m16
-	for i := 1; i < N; i++ {
-		oa[i] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q) & m16
-	}
 }
 
 // prepareBlindRotation key-switches sc.comb to dimension n and rounds it to

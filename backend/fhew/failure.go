@@ -54,6 +54,13 @@ var opGate = map[ir.Op]int{
 // PARITY in one, even weights with the wide margin). It fails on a
 // LUT that one bootstrap cannot evaluate on p and on ops it does not know.
 func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
+	return p.circuitFailure(c, nil)
+}
+
+// circuitFailure is CircuitFailure; if perNode is not nil (one entry per
+// node, initialised by the caller) it also records each node's largest
+// single-bootstrap failure (log2).
+func (p Params) circuitFailure(c *ir.Circuit, perNode []float64) (CircuitFailure, error) {
 	m := p.Noise()
 	fresh := p.lit.Sigma * p.lit.Sigma / float64(p.qks) / float64(p.qks)
 	variance := make([]float64, len(c.Nodes)) // of each node that is a source
@@ -62,6 +69,9 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 	var sumTop, sumScaled float64 // Σ 2^l = 2^sumTop · sumScaled
 	add := func(l float64, id ir.NodeID) {
 		res.Bootstraps++
+		if perNode != nil {
+			perNode[id] = max(perNode[id], l)
+		}
 		if l > res.WorstLog2 {
 			res.WorstLog2, res.WorstNode = l, id
 		}
@@ -139,6 +149,21 @@ func (p Params) CircuitFailure(c *ir.Circuit) (CircuitFailure, error) {
 				return res, fmt.Errorf("fhew: node %d: LUT%d %#x needs more than one bootstrap on %s", i, len(n.In), n.Table, p.lit.Name)
 			}
 			add(gate(pl.spec.Weights, x), id)
+		case ir.OpMLUT:
+			pl := findMultiPlan(p.slots, n.Table, len(n.In))
+			if !pl.ok {
+				return res, fmt.Errorf("fhew: node %d: MLUT%d %#x shares no weighted sum on %s", i, len(n.In), n.Table, p.lit.Name)
+			}
+			add(gate(pl.spec.Weights, x), id)
+			src[i], variance[i] = noiseSource{id: id, sign: 1}, p.multiOutputVar(pl, n)
+			continue
+		case ir.OpMOut: // an extraction: no decision of its own
+			pl := findMultiPlan(p.slots, c.Nodes[n.In[0]].Table, len(n.In)-1)
+			if !pl.ok {
+				return res, fmt.Errorf("fhew: node %d: MOUT of an MLUT that shares no weighted sum on %s", i, p.lit.Name)
+			}
+			src[i], variance[i] = noiseSource{id: id, sign: 1}, p.multiOutputVar(pl, n)
+			continue
 		case ir.OpParity:
 			w := make([]int, len(n.In))
 			for j := range w {

@@ -1,7 +1,6 @@
 package fhew
 
 import (
-	"math"
 	"sync"
 )
 
@@ -83,36 +82,10 @@ func findLUTEntry(slots int, table uint64, k int) lutEntry {
 	if e, ok := lutCache.Load(key); ok {
 		return e.(lutEntry)
 	}
-	choices := weightChoices(slots)
 	best := LUTSpec{}
-	bestNorm := math.MaxInt
-	found := false
-	idx := make([]int, k)
-	w := make([]int, k)
-	for {
-		norm := 0
-		for i := range w {
-			w[i] = choices[idx[i]]
-			norm += w[i] * w[i]
-		}
-		if norm < bestNorm {
-			if pat, ok := lutPattern(slots, table, k, w); ok {
-				best = LUTSpec{Weights: append([]int(nil), w...), Pattern: pat}
-				bestNorm, found = norm, true
-			}
-		}
-		i := 0
-		for i < k {
-			idx[i]++
-			if idx[i] < len(choices) {
-				break
-			}
-			idx[i] = 0
-			i++
-		}
-		if i == k {
-			break
-		}
+	w, pat, found := searchWeights(slots, table, k, weightChoices(slots))
+	if found {
+		best = LUTSpec{Weights: w, Pattern: pat}
 	}
 	e := lutEntry{spec: best, ok: found}
 	if found {

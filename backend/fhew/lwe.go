@@ -25,6 +25,12 @@ type Ciphertext struct {
 	B uint16
 	// A is α, of length N.
 	A []uint16
+
+	// acc and accPlan are set by a multi-output bootstrap (ir.OpMLUT,
+	// multilut.go): its accumulator (coefficient domain, b then a) and plan,
+	// from which the group's other outputs (ir.OpMOut) are extracted.
+	acc     []uint32
+	accPlan *multiPlan
 }
 
 // NewCiphertext allocates a zero ciphertext for p.

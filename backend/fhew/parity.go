@@ -87,35 +87,14 @@ func findPlan(slots int, table uint64, k int) lutPlan {
 }
 
 // searchWeights returns the weight vector over choices with the smallest
-// Σw² for which lutPattern finds a pattern.
+// Σw² (the first in enumeration order among equal norms) for which
+// lutPattern finds a pattern (lutsearch.go).
 func searchWeights(slots int, table uint64, k int, choices []int) ([]int, uint8, bool) {
-	var best []int
-	var bestPat uint8
-	bestNorm := math.MaxInt
-	idx := make([]int, k)
-	w := make([]int, k)
-	for {
-		for i := range w {
-			w[i] = choices[idx[i]]
-		}
-		if n := sumSquares(w); n < bestNorm {
-			if pat, ok := lutPattern(slots, table, k, w); ok {
-				best, bestPat, bestNorm = append([]int(nil), w...), pat, n
-			}
-		}
-		i := 0
-		for i < k {
-			idx[i]++
-			if idx[i] < len(choices) {
-				break
-			}
-			idx[i] = 0
-			i++
-		}
-		if i == k {
-			return best, bestPat, best != nil
-		}
+	w, pats, ok := searchWeightsAll(slots, []uint64{table}, k, choices)
+	if !ok {
+		return nil, 0, false
 	}
+	return w, pats[0], true
 }
 
 // mergePattern sets h(v + j) = h(v) for v a multiple of d and j < d.
