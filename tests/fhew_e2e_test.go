@@ -40,7 +40,7 @@ func kitFor(t testing.TB, name string) *fhewKit {
 	if k, ok := kitsSet[name]; ok {
 		return k
 	}
-	p, err := fhew.ParamsByName(name, false)
+	p, err := fhew.ParamsByName(name, true) // Toy sets: tests only
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"sort"
-	"testing"
 
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
@@ -132,7 +131,13 @@ func MaxLogQP(n int) int {
 }
 
 // ErrInsecure reports an insecure parameter set used outside tests.
-var ErrInsecure = errors.New("bgv: insecure parameter set (allowed only in tests or with AllowInsecure)")
+var ErrInsecure = errors.New("bgv: insecure parameter set (allowed only with AllowInsecure)")
+
+// insecureAllowedInTests lets this package's own tests build Toy sets
+// without AllowInsecure (insecure_test.go sets it). Product code never sets
+// it: the one switch for insecure sets is ParamsLiteral.AllowInsecure
+// (hcc.Target.Insecure).
+var insecureAllowedInTests bool
 
 // Params is a validated, immutable parameter set with its precomputed
 // transforms. Safe for concurrent use.
@@ -202,7 +207,7 @@ func NewParams(lit ParamsLiteral) (*Params, error) {
 		pr.logQP += math.Log2(float64(v))
 	}
 	pr.secure = !lit.Insecure && pr.logQP <= float64(MaxLogQP(pr.n))
-	if !pr.secure && !lit.AllowInsecure && !testing.Testing() {
+	if !pr.secure && !lit.AllowInsecure && !insecureAllowedInTests {
 		return nil, fmt.Errorf("bgv params %q (n = %d, log2 QP = %.1f, bound %d): %w",
 			lit.Name, pr.n, pr.logQP, MaxLogQP(pr.n), ErrInsecure)
 	}

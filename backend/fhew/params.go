@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
-	"testing"
 
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
@@ -319,12 +318,14 @@ func namesWhere(keep func(ParamsLiteral) bool) []string {
 // without allowing it explicitly.
 var ErrInsecure = errors.New("fhew: insecure parameter set")
 
-// insecureAllowedInTests lets `go test` binaries load Toy sets without the
-// flag (tests flip it to check the refusal).
-var insecureAllowedInTests = testing.Testing()
+// insecureAllowedInTests lets this package's own tests load Toy sets
+// without the flag (insecure_test.go sets it; TestInsecureRefused flips it
+// to check the refusal). Product code never sets it: the one switch for
+// insecure sets is the caller's allowInsecure (hcc.Target.Insecure).
+var insecureAllowedInTests bool
 
 // ParamsByName builds a predefined set. Insecure (Toy) sets are refused
-// unless allowInsecure is true or the process is a Go test binary.
+// unless allowInsecure is true.
 func ParamsByName(name string, allowInsecure bool) (Params, error) {
 	lit, ok := namedSets[name]
 	if !ok {
@@ -372,7 +373,7 @@ type params struct {
 }
 
 // NewParams validates lit and precomputes its tables. Insecure sets are
-// refused outside tests; use NewParamsInsecure to allow them explicitly.
+// refused; use NewParamsInsecure to allow them explicitly.
 func NewParams(lit ParamsLiteral) (Params, error) { return newParams(lit, false) }
 
 // NewParamsInsecure is NewParams that also accepts sets marked Insecure.

@@ -25,6 +25,7 @@ type kit struct {
 
 func newKit(t testing.TB, lit bgv.ParamsLiteral, seed byte) *kit {
 	t.Helper()
+	lit.AllowInsecure = true // Toy sets: tests only
 	pr, err := bgv.NewParams(lit)
 	if err != nil {
 		t.Fatal(err)

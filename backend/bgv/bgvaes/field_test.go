@@ -14,6 +14,7 @@ func slotFields(t *testing.T) []bgv.GF2d {
 	t.Helper()
 	var out []bgv.GF2d
 	for _, lit := range []bgv.ParamsLiteral{bgv.ToyM17Literal, bgv.ToyM257Literal} {
+		lit.AllowInsecure = true // Toy sets: tests only
 		pr, err := bgv.NewParams(lit)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,5 @@
+package fhew
+
+// The package's own tests use the Toy sets freely (product code never
+// sets this; see insecureAllowedInTests).
+func init() { insecureAllowedInTests = true }
