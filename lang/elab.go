@@ -101,10 +101,28 @@ func (e *elab) setPos(pos lexer.Position) {
 // step charges one unit of work and aborts elaboration past the budget.
 func (e *elab) step(pos lexer.Position) {
 	e.steps++
-	if e.steps > e.opts.maxSteps || e.b.Len() > e.opts.maxNodes {
-		e.errorf(pos, "program too large to elaborate (more than %d steps or %d gates)", e.opts.maxSteps, e.opts.maxNodes)
+	if e.steps > e.opts.maxSteps {
+		e.errorf(pos, "program too large to elaborate (more than %d steps)", e.opts.maxSteps)
 		panic(abort{})
 	}
+	if e.b.Len() > e.opts.maxNodes {
+		e.tooLarge(pos)
+	}
+}
+
+// tooLarge aborts elaboration: the circuit would outgrow the memory budget.
+func (e *elab) tooLarge(pos lexer.Position) {
+	e.errorf(pos, "program too large to elaborate: more than %d gates, over the memory budget of %s (raise the budget to elaborate more)",
+		e.opts.maxNodes, formatBytes(e.opts.MemoryBudget))
+	panic(abort{})
+}
+
+// formatBytes renders n bytes in MiB or GiB.
+func formatBytes(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 }
 
 // charge accounts for copying or scanning n bits (arrays are copied on
@@ -121,8 +139,7 @@ func (e *elab) charge(n int) {
 // reserve aborts elaboration if adding about n gates would exceed the budget.
 func (e *elab) reserve(pos lexer.Position, n int) {
 	if e.b.Len()+n > e.opts.maxNodes {
-		e.errorf(pos, "program too large to elaborate (more than %d gates)", e.opts.maxNodes)
-		panic(abort{})
+		e.tooLarge(pos)
 	}
 }
 
