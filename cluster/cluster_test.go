@@ -269,3 +269,21 @@ func TestServerRefusesOpenListenWithoutAuth(t *testing.T) {
 	}
 	c.Close()
 }
+
+func TestExhaustedDeliveriesFailJob(t *testing.T) {
+	// Every delivery outlives the ack wait without a progress signal (as if
+	// each worker hung or died): JetStream gives up after MaxDeliver, and its
+	// advisory fails the job instead of leaving it waiting. JetStream notices
+	// when it would deliver again, so a third worker must be asking.
+	s := startTestServer(t, "", "", Tuning{AckWait: 300 * time.Millisecond, MaxDeliver: 2})
+	defer s.Shutdown()
+	startWorkers(t, s.URL(), 3, WorkerConfig{Engine: toyEngine{}, progressEvery: -1})
+	c := testConnect(t, s.URL())
+	j := newToyJob(1, 1500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times without finishing") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -152,6 +152,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.TermWithReason("malformed task")
 		return
 	}
+	if _, err := w.c.jobs.Get(ctx, t.Job); errors.Is(err, jetstream.ErrKeyNotFound) {
+		// The job failed or was deleted: nobody will assemble it.
+		msg.TermWithReason("job deleted")
+		return
+	}
 	rk := resultKey(t.Job, t.Index)
 	if _, err := w.c.results.Get(ctx, rk); err == nil {
 		// A redelivery of a task whose result is in: only the ack was lost.
