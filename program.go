@@ -150,7 +150,7 @@ type Program struct {
 	hash       [32]byte
 	engine     Engine
 	scheme     scheme
-	level      levelCache
+	level      *levelCache // BGV input level, computed once
 	// interfaceOnly: compiled with InterfaceOnly (circuit is the source).
 	interfaceOnly bool
 	origin        string // the source or program file name (messages)
@@ -264,7 +264,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 			return nil, err
 		}
 		t.Params = s.name()
-		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true}
+		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true, level: &levelCache{}}
 		p.summary = "interface only (no passes run)"
 		p.hash = p.computeHash()
 		return p, nil
@@ -277,7 +277,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s}
+	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: &levelCache{}}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()
 	return p, nil

@@ -90,7 +90,7 @@ func decodeProgram(name string, data []byte) (*Program, error) {
 	t.ParityFailureLog2 = math.Float64frombits(r.u64())
 	t.LUTInputs = int(r.u32())
 	t.Instances = int(r.u32())
-	p := &Program{origin: name}
+	p := &Program{origin: name, level: &levelCache{}}
 	if name == "program data" {
 		p.origin = ""
 	}
