@@ -224,6 +224,13 @@ func (c *Client) wait(ctx context.Context, rec jobRecord, e Engine, progress fun
 		if err := c.watchResults(ctx, rec, results, progress); err != nil {
 			return nil, err
 		}
+		if len(results) < rec.Tasks {
+			// Reconnected: the job must still be there (a server without a
+			// store loses everything when it restarts).
+			if _, err := c.job(ctx, rec.Job); errors.Is(err, jetstream.ErrKeyNotFound) {
+				return nil, fmt.Errorf("job %s is gone from the server (restarted without --store, or deleted): submit it again", rec.Job)
+			}
+		}
 		for i, r := range results {
 			if !r.OK {
 				c.cancelJob(rec)

@@ -21,6 +21,7 @@ import (
 // clusterFlags are the connection flags of worker and submit.
 type clusterFlags struct {
 	server, tokenFile, nkeySeed, tlsCA string
+	replicas                           int
 	verbose                            bool
 }
 
@@ -33,7 +34,7 @@ func (f *clusterFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the server's auth token from `FILE` (or env HCC_NATS_TOKEN)")
 	fs.StringVar(&f.nkeySeed, "nkey-seed", "", "authenticate with the NKey seed in `FILE`")
 	fs.StringVar(&f.tlsCA, "tls-ca", "", "trust the server certificate's CA in `FILE` (PEM; implies TLS)")
-	fs.BoolVar(&f.verbose, "v", false, "log every task")
+	fs.IntVar(&f.replicas, "replicas", 1, "replicas of hcc's streams if this client creates them (3 on a NATS cluster)")
 }
 
 // token is the auth token from --token-file or HCC_NATS_TOKEN; a file keeps
@@ -58,7 +59,7 @@ func (f *clusterFlags) connect(ctx context.Context, name string) (*cluster.Clien
 	if err != nil {
 		return nil, err
 	}
-	return cluster.Connect(ctx, cluster.ConnectConfig{URL: f.server, Token: tok, NKeySeedFile: f.nkeySeed, TLSCA: f.tlsCA, Name: name})
+	return cluster.Connect(ctx, cluster.ConnectConfig{URL: f.server, Token: tok, NKeySeedFile: f.nkeySeed, TLSCA: f.tlsCA, Name: name, Replicas: f.replicas})
 }
 
 // interrupted is a context cancelled by SIGINT or SIGTERM.
@@ -159,6 +160,7 @@ func workerCommand() *command {
 	return &command{name: "worker", doc: "evaluate tasks from an hcc serve (or any NATS JetStream) server until stopped",
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			cf.declare(fs)
+			fs.BoolVar(&cf.verbose, "v", false, "log every task")
 			fs.IntVar(&threads, "threads", 1, "threads per task")
 			fs.StringVar(&cache, "cache", defaultCacheDir(), "cache evaluation keys and programs in `DIR` (\"\" = memory only)")
 		},
