@@ -125,7 +125,11 @@ func (k *ClientKey) Decrypt(p *Program, out *Ciphertexts) ([]Values, error) {
 			if len(bits) != nbits {
 				return nil, fmt.Errorf("internal error: %d output bits decrypted, program %q has %d", len(bits), p.name, nbits)
 			}
-			res = append(res, p.circuit.UnpackOutputs(bits))
+			vals, err := p.circuit.UnpackOutputs(bits)
+			if err != nil {
+				return nil, err
+			}
+			res = append(res, vals)
 		}
 	}
 	return res, nil

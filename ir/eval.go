@@ -187,8 +187,13 @@ func (c *Circuit) PackInputs(in Values) ([]bool, error) {
 }
 
 // UnpackOutputs turns one bool per output bit into named values, reading
-// signed buses as two's complement.
-func (c *Circuit) UnpackOutputs(bits []bool) Values {
+// signed buses as two's complement. bits must hold exactly one value per
+// output bit (NumOutputBits); a slice of another length is an error, such
+// as a damaged or foreign decryption gives.
+func (c *Circuit) UnpackOutputs(bits []bool) (Values, error) {
+	if n := c.NumOutputBits(); len(bits) != n {
+		return nil, fmt.Errorf("circuit %q has %d output bits, got %d", c.Name, n, len(bits))
+	}
 	out := Values{}
 	j := 0
 	for i := range c.Outputs {
@@ -209,7 +214,7 @@ func (c *Circuit) UnpackOutputs(bits []bool) Values {
 		}
 		out[bus.Name] = vals
 	}
-	return out
+	return out, nil
 }
 
 // Eval is the reference semantics: it evaluates c on one set of named inputs.
@@ -248,7 +253,11 @@ func (c *Circuit) EvalBatch(ins []Values) ([]Values, error) {
 			for k := range ob {
 				ob[k] = outw[k]>>uint(lane-start)&1 == 1
 			}
-			res = append(res, c.UnpackOutputs(ob))
+			vals, err := c.UnpackOutputs(ob)
+			if err != nil {
+				return nil, fmt.Errorf("internal error: %w", err)
+			}
+			res = append(res, vals)
 		}
 	}
 	return res, nil

@@ -168,6 +168,13 @@ func (e *elab) declareVar(v *variable) {
 	e.scope.order = append(e.scope.order, v)
 }
 
+// badVariable is a name whose declaration had an error: declared, so that
+// uses report nothing more, with a bad value that every use accepts
+// silently.
+func badVariable(name string, pos lexer.Position, kind varKind) *variable {
+	return &variable{name: name, pos: pos, kind: kind, t: untypedType, val: badValue}
+}
+
 func leavesOf(t *Type) int {
 	if t == nil || t.kind == kindUntyped {
 		return 1
@@ -186,7 +193,15 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 		var outs []*variable
 		for _, prm := range d.Inputs {
 			t := e.resolveType(prm.Type)
-			if t == nil || !e.checkNewName(prm.Name, prm.Pos) {
+			if t == nil {
+				// Declared anyway, as a let with a bad type is: the type
+				// error is the one to report, not "undefined" at every use.
+				if e.checkNewName(prm.Name, prm.Pos) {
+					e.declareVar(badVariable(prm.Name, prm.Pos, varInput))
+				}
+				continue
+			}
+			if !e.checkNewName(prm.Name, prm.Pos) {
 				continue
 			}
 			e.setPos(prm.Pos)
@@ -200,7 +215,13 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 		}
 		for _, prm := range d.Outputs {
 			t := e.resolveType(prm.Type)
-			if t == nil || !e.checkNewName(prm.Name, prm.Pos) {
+			if t == nil {
+				if e.checkNewName(prm.Name, prm.Pos) {
+					e.declareVar(badVariable(prm.Name, prm.Pos, varOutput))
+				}
+				continue
+			}
+			if !e.checkNewName(prm.Name, prm.Pos) {
 				continue
 			}
 			v := &variable{name: prm.Name, pos: prm.Pos, kind: varOutput, t: t, val: e.zero(t)}

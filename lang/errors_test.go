@@ -258,6 +258,21 @@ circuit c(a: u2000) -> (r: u8) {
              ^`,
 	},
 	{
+		// The parameter is declared all the same: no "undefined: a" or
+		// "undefined: r" at its uses.
+		name: "width_range_used",
+		src: `circuit c(a: u2000, b: u8) -> (r: u8, q: u4000) {
+    r = a[7:0] + b;
+    q = 1;
+}`,
+		want: `bad.hdl:1:14: width 2000 of u2000 out of range 1..1024
+circuit c(a: u2000, b: u8) -> (r: u8, q: u4000) {
+             ^
+bad.hdl:1:42: width 4000 of u4000 out of range 1..1024
+circuit c(a: u2000, b: u8) -> (r: u8, q: u4000) {
+                                         ^`,
+	},
+	{
 		name: "index_range",
 		src: `circuit c(v: u4[4]) -> (r: u4) {
     r = v[4];

@@ -99,7 +99,10 @@ func runEncrypted(t testing.TB, c, d *ir.Circuit, k *fhewKit, in ir.Values, thre
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := d.UnpackOutputs(gotBits)
+	got, err := d.UnpackOutputs(gotBits)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range c.Outputs {
 		name := c.Outputs[i].Name
 		for e := range want[name] {
