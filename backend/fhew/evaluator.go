@@ -91,6 +91,7 @@ type Scratch struct {
 	ksAcc        []uint64 // key-switching accumulator (SWAR lanes)
 	ksOffs       []int32  // key-switching row offsets
 	ksSink       uint64   // keySwitch's read-ahead loads end here (unused)
+	multiAcc     []uint32 // EvalMultiLUT's accumulator, allocated on first use
 
 	automorphisms int
 	bootstraps    int

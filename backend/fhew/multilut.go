@@ -234,7 +234,10 @@ func (ev *Evaluator) EvalMultiLUT(tables []uint64, in []*Ciphertext, outs []*Cip
 	if !pl.ok {
 		return fmt.Errorf("fhew: the %d tables on %d inputs share no weighted sum at P = %d", len(tables), k, ev.params.slots)
 	}
-	acc := make([]uint32, 2*ev.params.N)
+	if len(sc.multiAcc) != 2*ev.params.N {
+		sc.multiAcc = make([]uint32, 2*ev.params.N)
+	}
+	acc := sc.multiAcc
 	ev.rotateMulti(pl, in, acc, sc)
 	for j, t := range tables {
 		h, _ := pl.patternFor(ev.params.slots, t, k)

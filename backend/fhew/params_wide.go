@@ -1,0 +1,49 @@
+package fhew
+
+// Plaintext spacing P = 8 sets for multi-output bootstrapping (multilut.go)
+// and 3-input functions in one bootstrap. See docs/fhew-luts.md for the
+// measurements behind them.
+var (
+	// STD128_P8_G is a P = 8 set on GINX blind rotation. Security: the LWE
+	// part (ternary n = 595, Q_ks = 2^16, B_ks = 64) is OpenFHE v1.5.1's
+	// STD128_3 (rated 128-bit, as STD128_LOWFAIL_T's); the ring part is
+	// STD128_GINX's (N = 1024, Q = 134215681, ternary; OpenFHE's STD128),
+	// whose security does not depend on the gadget base. Noise: GINX rounds
+	// to q = 2048 without the round-to-odd of the automorphism methods, so
+	// the rounding noise is a quarter of STD128_LOWFAIL3_T's, and B_g = 2^5
+	// (five digits kept) makes the blind-rotation noise small enough that
+	// even inputs that are multi-output extractions (|t_h| up to 3, noise
+	// 3x) leave 3-input sums at 2^-113 (Params.MultiLUTFailureLog2).
+	STD128_P8_G = ParamsLiteral{
+		Name: "STD128_P8_G", Method: MethodGINX,
+		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
+		LWEDim: 595, LWEModulus: 2048, LogN: 10, Q: 134215681,
+		LogBg: 5, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+	}
+)
+
+// STD128_P8_T is STD128_LOWFAIL3_T (P = 8, Signed blind rotation) with
+// B_g = 2^6, four digits kept instead of three: the blind-rotation noise
+// drops to a third, so extractions feed sums with margin to spare. Same
+// security as STD128_LOWFAIL_T (the gadget base is no security parameter).
+var STD128_P8_T = ParamsLiteral{
+	Name: "STD128_P8_T", Method: MethodSigned,
+	LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
+	LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
+	LogBg: 6, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+}
+
+// ToySlots8G is ToyGINX with P = 8, to test GINX multi-output bootstraps
+// at P = 8 (STD128_P8_G's method and encoding). Insecure.
+var ToySlots8G = ParamsLiteral{
+	Name: "ToySlots8G", Method: MethodGINX,
+	LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
+	LWEDim: 64, LWEModulus: 1024, LogN: 9, Q: 134215681,
+	LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 1, Slots: 8, Insecure: true,
+}
+
+func init() {
+	namedSets[ToySlots8G.Name] = ToySlots8G
+	namedSets[STD128_P8_G.Name] = STD128_P8_G
+	namedSets[STD128_P8_T.Name] = STD128_P8_T
+}
