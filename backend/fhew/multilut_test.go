@@ -2,8 +2,8 @@ package fhew
 
 import (
 	"math"
-	"os"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend"
