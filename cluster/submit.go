@@ -53,8 +53,11 @@ type SubmitStats struct {
 	BytesUp     int64         // ciphertext bytes stored for the tasks
 	BytesDown   int64         // ciphertext bytes fetched from the results
 	EvalSeconds float64       // sum over tasks of the workers' evaluation time
-	Workers     map[string]int
-	Wall        time.Duration
+	// FetchSeconds sums the workers' time fetching task inputs (and keys
+	// and programs the first time).
+	FetchSeconds float64
+	Workers      map[string]int
+	Wall         time.Duration
 }
 
 // Submit evaluates program on the ciphertext set input on the cluster's
@@ -252,6 +255,7 @@ func (c *Client) wait(ctx context.Context, rec jobRecord, e Engine, progress fun
 		parts[i] = data
 		st.BytesDown += int64(len(data))
 		st.EvalSeconds += r.EvalSeconds
+		st.FetchSeconds += r.FetchSeconds
 		st.Workers[r.Worker]++
 	}
 	out, err := e.Join(parts)

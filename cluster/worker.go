@@ -35,7 +35,8 @@ type result struct {
 	Permanent    bool    `json:"permanent,omitempty"`
 	Worker       string  `json:"worker"`
 	Delivery     int     `json:"delivery"`
-	EvalSeconds  float64 `json:"eval_seconds"`
+	FetchSeconds float64 `json:"fetch_seconds"` // key, program (first time) and input
+	EvalSeconds  float64 `json:"eval_seconds"`  // Engine.Eval, parsing and marshalling included
 	InBytes      int64   `json:"in_bytes"`
 	OutBytes     int64   `json:"out_bytes"`
 }
@@ -186,11 +187,10 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 			}
 		}
 	}()
-	start := time.Now()
 	out, res, err := w.evaluate(evalCtx, t)
 	close(done)
 	cancel()
-	res.Worker, res.Delivery, res.EvalSeconds = w.cfg.Name, delivery, time.Since(start).Seconds()
+	res.Worker, res.Delivery = w.cfg.Name, delivery
 
 	if err != nil && ctx.Err() != nil {
 		msg.Nak() // shutting down: let another worker have it now
@@ -264,10 +264,13 @@ func (w *Worker) evaluate(ctx context.Context, t task) ([]byte, result, error) {
 		return nil, res, err
 	}
 	res.InBytes = int64(len(in))
+	t1 := time.Now()
+	res.FetchSeconds = t1.Sub(t0).Seconds()
 	out, err := w.cfg.Engine.Eval(ctx, prog, key, in, w.cfg.Threads)
 	if err != nil {
 		return nil, res, err
 	}
+	res.EvalSeconds = time.Since(t1).Seconds()
 	res.OutBytes = int64(len(out))
 	return out, res, nil
 }
