@@ -105,6 +105,14 @@ func TestSubmitAssemblesInOrder(t *testing.T) {
 	if err := c.DeleteJob(ctx, st.JobID); err != nil {
 		t.Fatal(err)
 	}
+	// Only the key and the program stay, for the next job.
+	if infos, _ := c.objects.List(ctx); len(infos) != 2 {
+		var names []string
+		for _, info := range infos {
+			names = append(names, info.Name)
+		}
+		t.Errorf("objects left after DeleteJob: %q", names)
+	}
 	if _, _, err := c.Resume(ctx, st.JobID, toyEngine{}, nil); err == nil || !strings.Contains(err.Error(), "not on the server") {
 		t.Fatalf("resume of a deleted job: %v", err)
 	}

@@ -360,6 +360,14 @@ func (c *Client) DeleteJob(ctx context.Context, job string) error {
 			errs = append(errs, err)
 		}
 	}
+	// Outputs of workers that died between storing and recording them.
+	if infos, err := c.objects.List(ctx); err == nil {
+		for _, info := range infos {
+			if strings.HasPrefix(info.Name, "out/"+job+"/") || strings.HasPrefix(info.Name, "in/"+job+"/") {
+				c.objects.Delete(ctx, info.Name)
+			}
+		}
+	}
 	if err := c.jobs.Purge(ctx, job); err != nil {
 		errs = append(errs, err)
 	}
