@@ -20,11 +20,13 @@ type AES struct {
 	p   *program
 
 	mu     sync.Mutex
-	consts map[byte]*bgv.ConstPlaintext
+	consts map[uint64]*bgv.ConstPlaintext // by slot value
+	maps   map[*linMap]*bgv.LinearMaps
 }
 
-// New prepares AES for pr with its encoder (the constants take a few
-// canonical-norm DFTs each: well under a second at m = 65537).
+// New prepares AES for pr with its encoder. The prepared constants (each
+// about 15 MB at m = 65537: one row per prime) are built on first use and
+// shared by value, so a run holds only the ones its direction needs.
 func New(pr *bgv.Params, enc *bgv.Encoder) (*AES, error) {
 	f, err := NewField(enc.Field())
 	if err != nil {
@@ -34,28 +36,61 @@ func New(pr *bgv.Params, enc *bgv.Encoder) (*AES, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &AES{pr: pr, enc: enc, f: f, p: p, consts: map[byte]*bgv.ConstPlaintext{}}
-	elems := a.frobeniusElements()
-	for _, m := range []*linMap{p.enc, p.last, p.dec0, p.dec} {
-		cs := make([][]*bgv.ConstPlaintext, len(m.coeffs))
-		for k, co := range m.coeffs {
-			cs[k] = make([]*bgv.ConstPlaintext, 8)
-			for j, c := range co {
-				if c == 0 {
-					continue
-				}
-				if cs[k][j], err = a.replicated(c); err != nil {
-					return nil, err
-				}
+	return &AES{pr: pr, enc: enc, f: f, p: p, consts: map[uint64]*bgv.ConstPlaintext{}, maps: map[*linMap]*bgv.LinearMaps{}}, nil
+}
+
+// linear returns m prepared for ciphertexts (built once).
+func (a *AES) linear(m *linMap) (*bgv.LinearMaps, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if lm, ok := a.maps[m]; ok {
+		return lm, nil
+	}
+	cs := make([][]*bgv.ConstPlaintext, len(m.coeffs))
+	for k, co := range m.coeffs {
+		cs[k] = make([]*bgv.ConstPlaintext, 8)
+		for j, c := range co {
+			if c == 0 {
+				continue
+			}
+			var err error
+			if cs[k][j], err = a.replicatedLocked(c); err != nil {
+				return nil, err
 			}
 		}
-		lm, err := pr.NewLinearMaps(elems, cs)
-		if err != nil {
-			return nil, fmt.Errorf("bgvaes %s: %w", m.name, err)
-		}
-		m.prep = lm
 	}
-	return a, nil
+	lm, err := a.pr.NewLinearMaps(a.frobeniusElements(), cs)
+	if err != nil {
+		return nil, fmt.Errorf("bgvaes %s: %w", m.name, err)
+	}
+	a.maps[m] = lm
+	return lm, nil
+}
+
+// Prepare builds the constants a direction needs (about 0.4 GB at
+// m = 65537 for encryption), which runs otherwise build on first use:
+// call it before a measured run, or to pay the cost up front.
+func (a *AES) Prepare(dir Direction) error {
+	ms := []*linMap{a.p.enc, a.p.last}
+	cs := []byte{sboxConst}
+	for _, r := range rcon[1:] {
+		cs = append(cs, sboxConst^r)
+	}
+	if dir == Decrypt {
+		ms = []*linMap{a.p.dec0, a.p.dec, a.p.last}
+		cs = append(cs, affineLinearInv(sboxConst))
+	}
+	for _, m := range ms {
+		if _, err := a.linear(m); err != nil {
+			return err
+		}
+	}
+	for _, c := range cs {
+		if _, err := a.constant(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // frobeniusElements returns 2^j mod m, j = 0..7 (κ_(2^j) raises every slot
@@ -83,28 +118,29 @@ func (a *AES) Field() *Field { return a.f }
 // Blocks returns the number of blocks per evaluation (the slot count).
 func (a *AES) Blocks() int { return a.enc.Slots() }
 
-// replicated prepares the constant with v in every slot.
-func (a *AES) replicated(v uint64) (*bgv.ConstPlaintext, error) {
+// replicatedLocked prepares the constant with v in every slot (cached by
+// value; a.mu held).
+func (a *AES) replicatedLocked(v uint64) (*bgv.ConstPlaintext, error) {
+	if k, ok := a.consts[v]; ok {
+		return k, nil
+	}
 	vals := make([]uint64, a.enc.Slots())
 	for i := range vals {
 		vals[i] = v
 	}
-	return a.enc.EncodeConst(vals)
+	k, err := a.enc.EncodeConst(vals)
+	if err != nil {
+		return nil, err
+	}
+	a.consts[v] = k
+	return k, nil
 }
 
 // constant returns φ(c) in every slot, prepared (cached).
 func (a *AES) constant(c byte) (*bgv.ConstPlaintext, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if k, ok := a.consts[c]; ok {
-		return k, nil
-	}
-	k, err := a.replicated(a.f.Embed(c))
-	if err != nil {
-		return nil, err
-	}
-	a.consts[c] = k
-	return k, nil
+	return a.replicatedLocked(a.f.Embed(c))
 }
 
 // EncodeBlocks returns the 16 byte-sliced plaintexts of up to Blocks()

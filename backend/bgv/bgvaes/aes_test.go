@@ -94,7 +94,8 @@ func randomBlocks(rng *rand.Rand, n int) [][16]byte {
 // TestEncryptedAES: byte-sliced AES-128 on ToyM257Deep (16 slots of
 // GF(2^16), 65 primes): encryption with homomorphic key expansion and with
 // supplied round keys, decryption with the backwards key schedule and with
-// supplied round keys, every block against crypto/aes; inputs at the
+// supplied round keys, every block against crypto/aes, with and without
+// recycling the inputs during the run; inputs at the
 // levels InputLevel picks; the run's output levels are the plan's.
 func TestEncryptedAES(t *testing.T) {
 	k := newKit(t, bgv.ToyM257DeepLiteral, 3)
@@ -112,71 +113,76 @@ func TestEncryptedAES(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []Direction{Encrypt, Decrypt} {
-		for _, expand := range []bool{true, false} {
-			lvl, plan, err := k.a.InputLevel(dir, expand)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pts, err := k.a.EncodeBlocks(blocks)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data := k.encrypt16(t, pts, lvl)
-			var out [16]*bgv.Ciphertext
-			var b *Budget
-			switch {
-			case expand:
-				kk := key
-				if dir == Decrypt {
-					kk = ExpandKey(key)[10]
-				}
-				kp, err := k.a.EncodeKey(kk)
+	for _, consume := range []bool{false, true} {
+		// With consume, the inputs are recycled during the run: a freed value
+		// still in use would corrupt the results.
+		ev.SetConsumeInputs(consume)
+		for _, dir := range []Direction{Encrypt, Decrypt} {
+			for _, expand := range []bool{true, false} {
+				lvl, plan, err := k.a.InputLevel(dir, expand)
 				if err != nil {
 					t.Fatal(err)
 				}
-				kc := k.encrypt16(t, kp, lvl)
-				if dir == Encrypt {
-					out, b, err = ev.Encrypt(data, kc)
-				} else {
-					out, b, err = ev.Decrypt(data, kc)
-				}
+				pts, err := k.a.EncodeBlocks(blocks)
 				if err != nil {
 					t.Fatal(err)
 				}
-			default:
-				var rk [11][16]*bgv.Ciphertext
-				for r := range rk {
-					rk[r] = k.encrypt16(t, rkPts[r], lvl)
+				data := k.encrypt16(t, pts, lvl)
+				var out [16]*bgv.Ciphertext
+				var b *Budget
+				switch {
+				case expand:
+					kk := key
+					if dir == Decrypt {
+						kk = ExpandKey(key)[10]
+					}
+					kp, err := k.a.EncodeKey(kk)
+					if err != nil {
+						t.Fatal(err)
+					}
+					kc := k.encrypt16(t, kp, lvl)
+					if dir == Encrypt {
+						out, b, err = ev.Encrypt(data, kc)
+					} else {
+						out, b, err = ev.Decrypt(data, kc)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				default:
+					var rk [11][16]*bgv.Ciphertext
+					for r := range rk {
+						rk[r] = k.encrypt16(t, rkPts[r], lvl)
+					}
+					if dir == Encrypt {
+						out, b, err = ev.EncryptRoundKeys(data, rk)
+					} else {
+						out, b, err = ev.DecryptRoundKeys(data, rk)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
 				}
-				if dir == Encrypt {
-					out, b, err = ev.EncryptRoundKeys(data, rk)
-				} else {
-					out, b, err = ev.DecryptRoundKeys(data, rk)
+				t.Logf("%v", b)
+				if b.Rounds != plan.Rounds || b.OutputLevel != plan.OutputLevel {
+					t.Errorf("%v expand=%v: run budget %v, InputLevel's %v", dir, expand, b, plan)
 				}
-				if err != nil {
-					t.Fatal(err)
+				for i, ct := range out {
+					if ct.Level() < b.OutputLevel {
+						t.Errorf("byte %d at level %d, plan says >= %d", i, ct.Level(), b.OutputLevel)
+					}
 				}
-			}
-			t.Logf("%v", b)
-			if b.Rounds != plan.Rounds || b.OutputLevel != plan.OutputLevel {
-				t.Errorf("%v expand=%v: run budget %v, InputLevel's %v", dir, expand, b, plan)
-			}
-			for i, ct := range out {
-				if ct.Level() < b.OutputLevel {
-					t.Errorf("byte %d at level %d, plan says >= %d", i, ct.Level(), b.OutputLevel)
-				}
-			}
-			got := k.decode(t, out, n)
-			for i, pb := range blocks {
-				var want [16]byte
-				if dir == Encrypt {
-					blk.Encrypt(want[:], pb[:])
-				} else {
-					blk.Decrypt(want[:], pb[:])
-				}
-				if got[i] != want {
-					t.Fatalf("%v expand=%v: block %d = %x, want %x", dir, expand, i, got[i], want)
+				got := k.decode(t, out, n)
+				for i, pb := range blocks {
+					var want [16]byte
+					if dir == Encrypt {
+						blk.Encrypt(want[:], pb[:])
+					} else {
+						blk.Decrypt(want[:], pb[:])
+					}
+					if got[i] != want {
+						t.Fatalf("%v expand=%v consume=%v: block %d = %x, want %x", dir, expand, consume, i, got[i], want)
+					}
 				}
 			}
 		}

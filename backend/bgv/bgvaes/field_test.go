@@ -218,12 +218,12 @@ func TestPlainAES(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct2, err := encrypt(e, p, sliceBlocks(f, blocks), suppliedKeys(rks))
+		ct2, err := encrypt(e, p, sliceBlocks(f, blocks), suppliedKeys(e, rks))
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("encrypt (round keys)", ct2, blk.Encrypt)
-		pt, err := decrypt(e, p, sliceBlocks(f, blocks), suppliedKeys(rks))
+		pt, err := decrypt(e, p, sliceBlocks(f, blocks), suppliedKeys(e, rks))
 		if err != nil {
 			t.Fatal(err)
 		}

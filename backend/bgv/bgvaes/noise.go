@@ -43,7 +43,11 @@ func (n *noiseArith) frob(a bgv.NoiseState, _ int) (bgv.NoiseState, error) {
 }
 
 func (n *noiseArith) lin(a bgv.NoiseState, m *linMap) ([]bgv.NoiseState, error) {
-	_, outs, err := n.a.pr.LinearMapsPlan(a, m.prep.(*bgv.LinearMaps))
+	lm, err := n.a.linear(m)
+	if err != nil {
+		return nil, err
+	}
+	_, outs, err := n.a.pr.LinearMapsPlan(a, lm)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.name, err)
 	}
@@ -150,7 +154,7 @@ func (a *AES) Plan(dir Direction, expand bool, data, keys []bgv.NoiseState) (*Bu
 		for r := range rks {
 			copy(rks[r][:], keys[16*r:])
 		}
-		rk = suppliedKeys(rks)
+		rk = suppliedKeys(e, rks)
 	}
 	run := encrypt[bgv.NoiseState]
 	if dir == Decrypt {

@@ -30,6 +30,9 @@ type arith[T any] interface {
 // one goroutine each.
 type engine[T any] struct {
 	ars []arith[T]
+	// consume lets the run free its inputs (data, key or round keys) as
+	// soon as they are dead.
+	consume bool
 	// round, if set, sees the state after each round (r = 0 after the
 	// first AddRoundKey for encryption, r = 10 after the first
 	// InvSubBytes' linear part for decryption).
@@ -76,12 +79,11 @@ func (e *engine[T]) par(n int, fn func(ar arith[T], i int) error) error {
 }
 
 // linMap is a set of linearized polynomials of one input (linear maps
-// sharing the Frobenius images x^(2^j), j < 8): coefficients in K, and
-// their prepared form for ciphertexts (nil for the plaintext engine).
+// sharing the Frobenius images x^(2^j), j < 8), by their coefficients in K
+// (AES.linear prepares them for ciphertexts).
 type linMap struct {
 	name   string
 	coeffs []linCoeffs
-	prep   any // *bgv.LinearMaps
 }
 
 // inv254 returns x^254 (the AES inverse, 0 ↦ 0) by GHS's chain: three
@@ -190,17 +192,20 @@ func newProgram(f *Field) (*program, error) {
 	return p, nil
 }
 
-// roundKeys yields round key r (16 values). The source owns them: an
-// expanding source frees a round key once it has derived the next, so the
-// program must not keep one past the next request.
+// roundKeys yields round key r (16 values); r = -1 ends the run. The
+// source owns the keys: it frees a round key once the next is asked for
+// (or at the end) if it derived it, or if the run consumes its inputs
+// (engine.consume), so the program must not keep one past the next request.
 type roundKeys[T any] func(r int) ([16]T, error)
 
 // expandNext returns round key r from round key r-1 (FIPS-197 5.2 on
 // bytes): w[4r][row] = w[4r-4][row] ⊕ S(w[4r-1][row+1]) ⊕ rcon_r·[row=0],
-// w[4r+c] = w[4r+c-4] ⊕ w[4r+c-1]. The four S-boxes run in parallel.
-func expandNext[T any](e *engine[T], p *program, prev [16]T, r int) ([16]T, error) {
+// w[4r+c] = w[4r+c-4] ⊕ w[4r+c-1]. The four S-boxes run in parallel. With
+// dispose, each byte of prev is freed as soon as it is dead, so that the
+// two round keys are never both whole.
+func expandNext[T any](e *engine[T], p *program, prev [16]T, r int, dispose bool) ([16]T, error) {
 	var next [16]T
-	var sub [4]T
+	ar := e.ars[0]
 	err := e.par(4, func(ar arith[T], row int) error {
 		v, err := inv254(ar, prev[12+(row+1)%4])
 		if err != nil {
@@ -220,48 +225,56 @@ func expandNext[T any](e *engine[T], p *program, prev [16]T, r int) ([16]T, erro
 		if row == 0 {
 			c ^= rcon[r]
 		}
-		sub[row], err = ar.addConst(s, c)
+		next[row], err = ar.addConst(s, c)
 		ar.free(s)
 		return err
 	})
 	if err != nil {
 		return next, fmt.Errorf("key expansion, round key %d: %w", r, err)
 	}
-	ar := e.ars[0]
-	copy(next[:4], sub[:])
-	for c := 1; c < 4; c++ {
+	for c := 0; c < 4; c++ {
 		for row := range 4 {
-			if next[4*c+row], err = ar.add(prev[4*c+row], next[4*(c-1)+row]); err != nil {
-				return next, fmt.Errorf("key expansion, round key %d: %w", r, err)
+			i := 4*c + row
+			if c > 0 {
+				if next[i], err = ar.add(prev[i], next[i-4]); err != nil {
+					return next, fmt.Errorf("key expansion, round key %d: %w", r, err)
+				}
+			}
+			if dispose {
+				ar.free(prev[i])
 			}
 		}
 	}
 	return next, nil
 }
 
-// expandingKeys expands key (not freed) on demand: round keys must be
-// asked for in order 0, 1, ..., 10.
+// expandingKeys expands key on demand: round keys must be asked for in
+// order 0, 1, ..., 10.
 func expandingKeys[T any](e *engine[T], p *program, key [16]T) roundKeys[T] {
 	var cur [16]T
 	last := -1
 	return func(r int) ([16]T, error) {
-		if r == 0 {
+		switch {
+		case r == -1:
+			if last > 0 {
+				freeAll(e.ars[0], cur[:])
+			} else if e.consume {
+				freeAll(e.ars[0], key[:])
+			}
+			return cur, nil
+		case r == 0:
 			last = 0
 			return key, nil
-		}
-		if r != last+1 {
+		case r != last+1:
 			return cur, fmt.Errorf("internal error: round key %d after %d", r, last)
 		}
 		prev := key
 		if last > 0 {
 			prev = cur
 		}
-		next, err := expandNext(e, p, prev, r)
+		next, err := expandNext(e, p, prev, r, last > 0 || e.consume)
 		if err != nil {
 			return next, err
-		}
-		if last > 0 {
-			freeAll(e.ars[0], prev[:])
 		}
 		cur, last = next, r
 		return next, nil
@@ -290,6 +303,9 @@ func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 	for i := range s {
 		if s[i], err = ar.add(data[i], rk[i]); err != nil {
 			return s, fmt.Errorf("round 0: %w", err)
+		}
+		if e.consume {
+			ar.free(data[i])
 		}
 	}
 	e.observe(0, s[:])
@@ -350,7 +366,8 @@ func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		s = out
 		e.observe(r, s[:])
 	}
-	return s, nil
+	_, err = keys(-1)
+	return s, err
 }
 
 // decrypt runs the AES-128 inverse cipher on data (not freed) with the
@@ -373,6 +390,9 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		x, err := ar.add(data[i], rk[i])
 		if err != nil {
 			return err
+		}
+		if e.consume {
+			ar.free(data[i])
 		}
 		l, err := ar.lin(x, p.dec0)
 		ar.free(x)
@@ -411,7 +431,8 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		}
 		if r == 0 {
 			e.observe(0, u[:])
-			return u, nil
+			_, err = keys(-1)
+			return u, err
 		}
 		for c := range 4 {
 			for row := range 4 {
@@ -445,34 +466,49 @@ func expandAll[T any](e *engine[T], p *program, key [16]T) ([11][16]T, error) {
 	rks[0] = key
 	for r := 1; r <= 10; r++ {
 		var err error
-		if rks[r], err = expandNext(e, p, rks[r-1], r); err != nil {
+		if rks[r], err = expandNext(e, p, rks[r-1], r, false); err != nil {
 			return rks, err
 		}
 	}
 	return rks, nil
 }
 
-// suppliedKeys serves round keys the caller owns.
-func suppliedKeys[T any](rks [11][16]T) roundKeys[T] {
+// suppliedKeys serves round keys the caller supplied; when the run
+// consumes its inputs, each is freed once the next is asked for.
+func suppliedKeys[T any](e *engine[T], rks [11][16]T) roundKeys[T] {
+	prev := -1
 	return func(r int) ([16]T, error) {
+		if e.consume && prev >= 0 {
+			freeAll(e.ars[0], rks[prev][:])
+		}
+		if r == -1 {
+			prev = -1
+			return rks[0], nil
+		}
 		if r < 0 || r > 10 {
 			return rks[0], fmt.Errorf("internal error: round key %d", r)
 		}
+		prev = r
 		return rks[r], nil
 	}
 }
 
 // expandPrev returns round key r-1 from round key r (the key schedule
-// run backwards): w[4(r-1)+c] = w[4r+c] ⊕ w[4r+c-1] for c = 1..3, then
+// run backwards): w[4(r-1)+c] = w[4r+c] ⊕ w[4r+c-1] for c = 3, 2, 1, then
 // w[4(r-1)][row] = w[4r][row] ⊕ S(w[4(r-1)+3][row+1]) ⊕ rcon_r·[row=0].
-func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int) ([16]T, error) {
+// With dispose, each byte of cur is freed as soon as it is dead.
+func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int, dispose bool) ([16]T, error) {
 	var prev [16]T
 	ar := e.ars[0]
 	var err error
-	for c := 1; c < 4; c++ {
+	for c := 3; c >= 1; c-- {
 		for row := range 4 {
-			if prev[4*c+row], err = ar.add(cur[4*c+row], cur[4*(c-1)+row]); err != nil {
+			i := 4*c + row
+			if prev[i], err = ar.add(cur[i], cur[i-4]); err != nil {
 				return prev, fmt.Errorf("inverse key expansion, round key %d: %w", r-1, err)
+			}
+			if dispose {
+				ar.free(cur[i])
 			}
 		}
 	}
@@ -502,6 +538,9 @@ func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int) ([16]T, error
 	if err != nil {
 		return prev, fmt.Errorf("inverse key expansion, round key %d: %w", r-1, err)
 	}
+	if dispose {
+		freeAll(ar, cur[:4])
+	}
 	return prev, nil
 }
 
@@ -515,23 +554,27 @@ func expandingKeysDown[T any](e *engine[T], p *program, last [16]T) roundKeys[T]
 	var cur [16]T
 	at := 11
 	return func(r int) ([16]T, error) {
-		if r == 10 {
+		switch {
+		case r == -1:
+			if at < 10 {
+				freeAll(e.ars[0], cur[:])
+			} else if e.consume {
+				freeAll(e.ars[0], last[:])
+			}
+			return cur, nil
+		case r == 10:
 			at = 10
 			return last, nil
-		}
-		if r != at-1 {
+		case r != at-1:
 			return cur, fmt.Errorf("internal error: round key %d after %d", r, at)
 		}
 		from := last
 		if at < 10 {
 			from = cur
 		}
-		prev, err := expandPrev(e, p, from, r+1)
+		prev, err := expandPrev(e, p, from, r+1, at < 10 || e.consume)
 		if err != nil {
 			return prev, err
-		}
-		if at < 10 {
-			freeAll(e.ars[0], from[:])
 		}
 		cur, at = prev, r
 		return prev, nil

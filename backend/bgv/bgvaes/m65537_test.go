@@ -1,0 +1,142 @@
+package bgvaes
+
+import (
+	"crypto/aes"
+	"math/rand/v2"
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend/bgv"
+)
+
+// peakRSS returns the process's peak resident set (VmHWM) as reported by
+// Linux, or "" elsewhere.
+func peakRSS() string { return rss("VmHWM:") }
+
+// rss returns a memory line of /proc/self/status ("" if unavailable).
+func rss(field string) string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, field) {
+			return strings.TrimSpace(strings.TrimPrefix(line, field))
+		}
+	}
+	return ""
+}
+
+// m65537Run encrypts 2048 random blocks under a random key at M65537 with
+// the key expansion homomorphic and checks every block against crypto/aes.
+func m65537Run(t testing.TB, workers int) {
+	t0 := time.Now()
+	k := newKit(t, bgv.M65537Literal, 9)
+	t.Logf("params, encoder, AES constants and keys (relin + %d Frobenius): %v", len(k.a.GaloisElements()), time.Since(t0).Round(time.Millisecond))
+	rng := rand.New(rand.NewPCG(11, 12))
+	blocks := randomBlocks(rng, k.a.Blocks())
+	var key [16]byte
+	copy(key[:], randomBlocks(rng, 1)[0][:])
+	lvl, plan, err := k.a.InputLevel(Encrypt, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("plan: %v", plan)
+	t1 := time.Now()
+	pts, err := k.a.EncodeBlocks(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := k.encrypt16(t, pts, lvl)
+	kp, err := k.a.EncodeKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := k.encrypt16(t, kp, lvl)
+	pts, kp = [16]bgv.BinaryPoly{}, [16]bgv.BinaryPoly{}
+	t.Logf("encode + encrypt data and key at level %d: %v", lvl, time.Since(t1).Round(time.Millisecond))
+	ev, err := k.a.NewEvaluator(k.ev, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.SetConsumeInputs(true)
+	if err := k.a.Prepare(Encrypt); err != nil {
+		t.Fatal(err)
+	}
+	debug.FreeOSMemory()
+	t.Logf("before the run: RSS %s, peak so far %s", rss("VmRSS:"), rss("VmHWM:"))
+	t2 := time.Now()
+	out, b, err := ev.Encrypt(data, kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(t2)
+	t.Logf("AES-128 with key expansion, %d blocks, %d workers: %v (%.1f ms per block); %v", k.a.Blocks(), workers, el.Round(time.Millisecond),
+		float64(el.Milliseconds())/float64(k.a.Blocks()), b)
+	t3 := time.Now()
+	got := k.decode(t, out, len(blocks))
+	blk, _ := aes.NewCipher(key[:])
+	for i, pb := range blocks {
+		var want [16]byte
+		blk.Encrypt(want[:], pb[:])
+		if got[i] != want {
+			t.Fatalf("block %d = %x, want %x", i, got[i], want)
+		}
+	}
+	t.Logf("decrypt + check %d blocks against crypto/aes: %v; total %v; peak RSS %s", len(blocks), time.Since(t3).Round(time.Millisecond),
+		time.Since(t0).Round(time.Millisecond), peakRSS())
+}
+
+// TestAESM65537 is the opt-in full-size run (HCC_BGVAES_M65537=1): 2048
+// blocks at M65537 with homomorphic key expansion, every block checked
+// against crypto/aes. About a minute or two on 2 cores, ~2 GB.
+func TestAESM65537(t *testing.T) {
+	if os.Getenv("HCC_BGVAES_M65537") == "" {
+		t.Skip("set HCC_BGVAES_M65537=1 for the M65537 run (2048 blocks, minutes, ~2 GB)")
+	}
+	m65537Run(t, 2)
+}
+
+// BenchmarkAESM65537 times the whole run above (keys, encryption of the
+// inputs, AES with key expansion, decryption and check); the AES part is
+// in the log. Run with -benchtime=1x.
+func BenchmarkAESM65537(b *testing.B) {
+	for range b.N {
+		m65537Run(b, 2)
+	}
+}
+
+// BenchmarkSboxM65537 times one S-box (inv254 and the fused linear maps of
+// a middle round) on one ciphertext at level 11 of M65537.
+func BenchmarkSboxM65537(b *testing.B) {
+	k := newKit(b, bgv.M65537Literal, 10)
+	pts, err := k.a.EncodeBlocks(randomBlocks(rand.New(rand.NewPCG(1, 1)), 8))
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, err := k.en.EncryptAtLevel(pts[0], 11)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := k.a.NewEvaluator(k.ev, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ar := ev.e.ars[0]
+	b.ResetTimer()
+	for range b.N {
+		v, err := inv254(ar, x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		outs, err := ar.lin(v, k.a.p.enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ar.free(v)
+		freeAll(ar, outs)
+	}
+}
