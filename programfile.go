@@ -108,6 +108,9 @@ func decodeProgram(name string, data []byte) (*Program, error) {
 	bad := func(format string, a ...any) (*Program, error) {
 		return nil, fmt.Errorf("%s: invalid program: %s", name, fmt.Sprintf(format, a...))
 	}
+	if h.key != (KeyID{}) {
+		return bad("a program file carries no key id")
+	}
 	if t.Engine != h.engine || t.Params != h.params || t.Params == "" {
 		return bad("target %s/%s disagrees with the header's %s/%s", t.Engine, t.Params, h.engine, h.params)
 	}
@@ -129,6 +132,12 @@ func decodeProgram(name string, data []byte) (*Program, error) {
 	}
 	if err := ir.Verify(p.circuit); err != nil {
 		return bad("%v", err)
+	}
+	// Only the canonical text is a program (what MarshalBinary writes):
+	// anything else was edited, and is refused rather than reinterpreted.
+	var canon bytes.Buffer
+	if err := ir.WriteHIR(&canon, p.circuit); err != nil || !bytes.Equal(canon.Bytes(), hir) {
+		return bad("the circuit text is not in canonical .hir form")
 	}
 	if err := p.engine.validate(p.circuit, p.scheme, t); err != nil {
 		return bad("%v", err)
