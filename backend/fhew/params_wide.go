@@ -1,5 +1,7 @@
 package fhew
 
+import "math"
+
 // Plaintext spacing P = 8 sets for multi-output bootstrapping (multilut.go)
 // and 3-input functions in one bootstrap. See docs/fhew-luts.md for the
 // measurements behind them.
@@ -46,4 +48,42 @@ func init() {
 	namedSets[ToySlots8G.Name] = ToySlots8G
 	namedSets[STD128_P8_G.Name] = STD128_P8_G
 	namedSets[STD128_P8_T.Name] = STD128_P8_T
+}
+
+// measuredCost is one bootstrap of each named set in NAND-equivalents of
+// STD128_LOWFAIL_T on the development machine: BenchmarkMultiLUTCost
+// (interleaved rounds, load 5.5 on 2 cores) for the P = 8 sets, the
+// README's Table 3 for the others (their NAND medians over 7.44 ms).
+var measuredCost = map[string]float64{
+	STD128_LOWFAIL_T.Name: 1, STD128_LOWFAIL3_T.Name: 1, // same ring, same n
+	STD128_P8_T.Name: 1.20, STD128_P8_G.Name: 1.65,
+	STD128_T.Name: 0.81, STD128_GINX.Name: 1.10, STD128_LMKCDEY_G.Name: 0.59,
+}
+
+// BootstrapCost is one bootstrap of p in NAND-equivalents of the default
+// set STD128_LOWFAIL_T: measured for the named sets (measuredCost), else
+// estimated from the blind rotation's transforms, (2·d_g + 2)·N·log N per
+// external product or automorphism, with n external products plus the
+// expected automorphisms for Signed and LMKCDEY and 1.9·n for GINX (its
+// step does two products' key multiplications on one decomposition; the
+// factor is fitted to STD128_GINX). The optimizer's set choice multiplies
+// bootstraps by it.
+func (p Params) BootstrapCost() float64 {
+	if c, ok := measuredCost[p.lit.Name]; ok {
+		return c
+	}
+	ref, err := NewParams(STD128_LOWFAIL_T)
+	if err != nil {
+		return math.NaN()
+	}
+	return p.rotationWork() / ref.rotationWork()
+}
+
+func (p Params) rotationWork() float64 {
+	steps := 1.9 * float64(p.n)
+	if p.lit.Method.usesAutomorphisms() {
+		steps = float64(p.n) + p.Noise().ExpectedAutomorphisms
+	}
+	N := float64(p.N)
+	return steps * float64(2*p.dg+2) * N * math.Log2(N)
 }
