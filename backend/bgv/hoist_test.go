@@ -193,3 +193,59 @@ func TestApplyLinearMaps(t *testing.T) {
 		})
 	}
 }
+
+// TestAddPlainConst: adding a constant lifted on the fly equals AddConst
+// with the prepared constant, value and state, in place and not.
+func TestAddPlainConst(t *testing.T) {
+	for _, lit := range []ParamsLiteral{ToyM17Literal, ToyM257Literal} {
+		k := newTestKit(t, lit)
+		rng := rand.New(rand.NewPCG(7, uint64(k.pr.M())))
+		x, v := randomSlots(rng, k.enc), randomSlots(rng, k.enc)
+		cx := k.encrypt(t, x)
+		p := k.pr.NewCiphertext()
+		if err := k.ev.Mul(cx, cx, p, k.sc); err != nil {
+			t.Fatal(err)
+		}
+		pc, err := k.enc.EncodePlainConst(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc, err := k.enc.EncodeConst(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []*Ciphertext{cx, p} {
+			want := k.decrypt(in)
+			for j := range want {
+				want[j] ^= v[j]
+			}
+			got := k.pr.NewCiphertext()
+			if err := k.ev.AddPlainConst(in, pc, got, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			ref := k.pr.NewCiphertext()
+			if err := k.ev.AddConst(in, cc, ref); err != nil {
+				t.Fatal(err)
+			}
+			equalSlots(t, lit.Name+" plain const", k.decrypt(got), want)
+			if got.State() != ref.State() || got.State() != k.pr.AddPlainConstState(in.State(), pc) {
+				t.Fatalf("%s: state %v, AddConst %v", lit.Name, got.State(), ref.State())
+			}
+			for i := range 2 {
+				for r := range got.Value[i].Rows {
+					for s := range got.Value[i].Rows[r] {
+						if got.Value[i].Rows[r][s] != ref.Value[i].Rows[r][s] {
+							t.Fatalf("%s: component %d row %d differs from AddConst", lit.Name, i, r)
+						}
+					}
+				}
+			}
+			cp := k.pr.NewCiphertext()
+			copyTo(in, cp)
+			if err := k.ev.AddPlainConst(cp, pc, cp, k.sc); err != nil {
+				t.Fatal(err)
+			}
+			equalSlots(t, lit.Name+" plain const in place", k.decrypt(cp), want)
+		}
+	}
+}
