@@ -53,7 +53,7 @@ func (c *cipherArith) addConst(x *bgv.Ciphertext, b byte) (*bgv.Ciphertext, erro
 		return nil, err
 	}
 	out := c.pool.get()
-	return out, c.ev.AddConst(x, k, out)
+	return out, c.ev.AddPlainConst(x, k, out, c.sc)
 }
 
 func (c *cipherArith) mul(x, y *bgv.Ciphertext) (*bgv.Ciphertext, error) {

@@ -76,8 +76,25 @@ func m65537Run(t testing.TB, workers int) {
 	el := time.Since(t2)
 	t.Logf("AES-128 with key expansion, %d blocks, %d workers: %v (%.1f ms per block); %v", k.a.Blocks(), workers, el.Round(time.Millisecond),
 		float64(el.Milliseconds())/float64(k.a.Blocks()), b)
+	t.Logf("after the run: RSS %s, peak %s", rss("VmRSS:"), rss("VmHWM:"))
+	ev.ReleaseWorkingSet()
+	data, kc = [16]*bgv.Ciphertext{}, [16]*bgv.Ciphertext{}
+	debug.FreeOSMemory()
 	t3 := time.Now()
-	got := k.decode(t, out, len(blocks))
+	sc := k.pr.NewScratch()
+	for i, ct := range out {
+		pts[i] = bgv.NewBinaryPoly(k.pr.N())
+		k.de.DecryptTo(ct, pts[i], sc)
+	}
+	for _, i := range []int{0, 15} { // the big-integer noise measurement is slow: two bytes
+		if measured, _ := k.de.NoiseBits(out[i]); measured > k.pr.NoiseBound(out[i]) {
+			t.Errorf("byte %d: measured noise 2^%.1f above the estimate 2^%.1f", i, measured, k.pr.NoiseBound(out[i]))
+		}
+	}
+	got, err := k.a.DecodeBlocks(pts, len(blocks))
+	if err != nil {
+		t.Fatal(err)
+	}
 	blk, _ := aes.NewCipher(key[:])
 	for i, pb := range blocks {
 		var want [16]byte

@@ -31,7 +31,7 @@ func (n *noiseArith) addConst(a bgv.NoiseState, c byte) (bgv.NoiseState, error) 
 	if err != nil {
 		return a, err
 	}
-	return n.check("add constant", n.a.pr.AddConstState(a, k))
+	return n.check("add constant", n.a.pr.AddPlainConstState(a, k))
 }
 
 func (n *noiseArith) mul(a, b bgv.NoiseState) (bgv.NoiseState, error) {
