@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -293,5 +295,48 @@ func TestExhaustedDeliveriesFailJob(t *testing.T) {
 	_, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})
 	if err == nil || !strings.Contains(err.Error(), "delivered 2 times without finishing") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestWorkerDiskCache(t *testing.T) {
+	s := startTestServer(t, "", "", Tuning{})
+	defer s.Shutdown()
+	c := testConnect(t, s.URL())
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	run := func(j toyJob) WorkerStats {
+		wctx, stop := context.WithCancel(ctx)
+		w, err := NewWorker(testConnect(t, s.URL()), WorkerConfig{Engine: toyEngine{}, CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { w.Run(wctx); close(done) }()
+		out, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})
+		stop()
+		<-done
+		if err != nil || j.check(out) != nil {
+			t.Fatalf("submit: %v", err)
+		}
+		return w.Stats()
+	}
+	j := newToyJob(2, 0)
+	if st := run(j); st.KeyBytes != int64(len(j.key)+len(j.prog)) {
+		t.Fatalf("first worker fetched %d bytes, want key and program", st.KeyBytes)
+	}
+	// A new worker process on the same host reads them from disk.
+	j2 := newToyJob(3, 0)
+	if st := run(j2); st.KeyBytes != 0 {
+		t.Errorf("second worker fetched %d bytes, want 0 (disk cache)", st.KeyBytes)
+	}
+	// A damaged cache entry is fetched again, not trusted.
+	k, _ := toyEngine{}.ParseKey(j.key)
+	if err := os.WriteFile(filepath.Join(dir, "key-"+k.ID()), []byte("TOYEVAL damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j3 := newToyJob(4, 0)
+	if st := run(j3); st.KeyBytes != int64(len(j.key)) {
+		t.Errorf("third worker fetched %d bytes, want the key again (%d)", st.KeyBytes, len(j.key))
 	}
 }

@@ -117,9 +117,15 @@ func (w *Worker) Run(ctx context.Context) error {
 			continue
 		}
 		for ctx.Err() == nil {
-			msg, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
+			// The pull request expires at the server before the deadline, so
+			// no message is left with an abandoned request; cancelling ctx
+			// (shutdown) ends the wait at once.
+			fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			msg, err := cons.Next(jetstream.FetchContext(fctx))
+			cancel()
 			if err != nil {
-				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) ||
+					errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 					continue
 				}
 				if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrConsumerDeleted) {
