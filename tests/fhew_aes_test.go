@@ -140,4 +140,3 @@ func BenchmarkAESOverNAND(b *testing.B) {
 		b.ReportMetric(run.Seconds(), "run-s")
 	}
 }
-
