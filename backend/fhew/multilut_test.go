@@ -241,3 +241,26 @@ func TestMultiOutputNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestBootstrapCostModel checks the transform-count estimate of
+// BootstrapCost against the measured prices of the named sets (within
+// 15 %), so that a set without a measurement is priced sensibly.
+func TestBootstrapCostModel(t *testing.T) {
+	ref, err := NewParams(STD128_LOWFAIL_T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, measured := range measuredCost {
+		p, err := ParamsByName(name, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.BootstrapCost(); got != measured {
+			t.Errorf("%s: BootstrapCost %.2f, measured %.2f", name, got, measured)
+		}
+		est := p.rotationWork() / ref.rotationWork()
+		if r := est / measured; r < 0.85 || r > 1.15 {
+			t.Errorf("%s: estimated %.2f against measured %.2f (ratio %.2f)", name, est, measured, r)
+		}
+	}
+}
