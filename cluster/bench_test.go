@@ -149,9 +149,9 @@ func benchScale(b *testing.B, src string, tg hcc.Target, n, perTask int) {
 				overhead = over
 			}
 			bytesPerTask = float64(st.BytesUp+st.BytesDown) / float64(st.Tasks)
-			b.Logf("%-20s %8.2f s  %7.3f instances/s  %d tasks, eval %.0f ms/task, overhead %.0f ms/task (input fetch %.0f ms), %.2f MB/task  %s",
+			b.Logf("%-20s %8.2f s  %7.3f instances/s  %d tasks, eval %.0f ms/task, overhead %.0f ms/task (input fetch %.0f ms), %.2f MB/task; submit %v, assemble %v  %s",
 				name, st.Wall.Seconds(), rate[name], st.Tasks, st.EvalSeconds/float64(st.Tasks)*1e3, over*1e3,
-				st.FetchSeconds/float64(st.Tasks)*1e3, bytesPerTask/1e6, loadAvg())
+				st.FetchSeconds/float64(st.Tasks)*1e3, bytesPerTask/1e6, st.Submit.Round(time.Millisecond), st.Assemble.Round(time.Millisecond), loadAvg())
 		}
 	}
 	for _, w := range workers {

@@ -56,8 +56,12 @@ type SubmitStats struct {
 	// FetchSeconds sums the workers' time fetching task inputs (and keys
 	// and programs the first time).
 	FetchSeconds float64
-	Workers      map[string]int
+	Workers      map[string]int // tasks per worker
 	Wall         time.Duration
+	// Submit is the time until every task was published (parse, key and
+	// program, split, parts stored); Assemble the time from the last result
+	// to the joined output (fetch, join, check).
+	Submit, Assemble time.Duration
 }
 
 // Submit evaluates program on the ciphertext set input on the cluster's
@@ -164,6 +168,7 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 			return nil, st, err
 		}
 	}
+	st.Submit = time.Since(start)
 	out, err := c.wait(ctx, rec, e, o.Progress, &st)
 	st.Tasks = rec.Tasks
 	st.Wall = time.Since(start)
@@ -245,6 +250,8 @@ func (c *Client) wait(ctx context.Context, rec jobRecord, e Engine, progress fun
 			}
 		}
 	}
+	t0 := time.Now()
+	defer func() { st.Assemble = time.Since(t0) }()
 	parts := make([][]byte, rec.Tasks)
 	for i := range parts {
 		r := results[i]
