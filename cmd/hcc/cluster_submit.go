@@ -118,6 +118,7 @@ func submitSummary(st cluster.SubmitStats) string {
 	case !st.Resumed:
 		b.WriteString("; evaluation key already on the server")
 	}
-	fmt.Fprintf(&b, "; ciphertexts %.2f MB up, %.2f MB down; %.1f s of worker evaluation", float64(st.BytesUp)/1e6, float64(st.BytesDown)/1e6, st.EvalSeconds)
+	fmt.Fprintf(&b, "; ciphertexts %.2f MB up, %.2f MB down; %.1f s of worker evaluation; split and store %v, assemble %v",
+		float64(st.BytesUp)/1e6, float64(st.BytesDown)/1e6, st.EvalSeconds, st.Submit.Round(time.Millisecond), st.Assemble.Round(time.Millisecond))
 	return b.String()
 }
