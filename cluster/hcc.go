@@ -54,6 +54,7 @@ func (hccEngine) ParseProgram(data []byte) (Program, error) {
 	return hccProgram{p, hex.EncodeToString(h[:]), hex.EncodeToString(c[:])}, nil
 }
 
+// Inspect reads a ciphertext file's header and checks all of it.
 func (hccEngine) Inspect(ct []byte) (Batch, error) {
 	c, err := hcc.UnmarshalCiphertexts(ct)
 	if err != nil {
@@ -63,6 +64,7 @@ func (hccEngine) Inspect(ct []byte) (Batch, error) {
 	return Batch{Instances: c.Instances(), KeyID: keyID(c.KeyID()), Circuit: hex.EncodeToString(h[:])}, nil
 }
 
+// Split is Ciphertexts.Split on the file (BGV: between packs only).
 func (hccEngine) Split(ct []byte, perPart int) ([][]byte, error) {
 	c, err := hcc.UnmarshalCiphertexts(ct)
 	if err != nil {
@@ -81,6 +83,7 @@ func (hccEngine) Split(ct []byte, perPart int) ([][]byte, error) {
 	return out, nil
 }
 
+// Join is JoinCiphertexts on the files.
 func (hccEngine) Join(parts [][]byte) ([]byte, error) {
 	cs := make([]*hcc.Ciphertexts, len(parts))
 	for i, p := range parts {
