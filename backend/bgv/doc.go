@@ -5,6 +5,31 @@
 // Φ_m mod 2 splits into ℓ = φ(m)/d factors of degree d = ord_m(2), giving ℓ
 // plaintext slots of GF(2^d) each.
 //
+// # Running a circuit
+//
+// A circuit runs bit-sliced: every input bit is one ciphertext whose ℓ
+// slots hold that bit of ℓ independent instances, and every gate is a sum
+// or a product of ciphertexts (NOT adds 1, XOR adds, AND multiplies). The
+// steps, each a few calls:
+//
+//   - parameters: NewParams(M8191Literal) (630 slots, AND-depth 6) or
+//     M65537Literal (2048 slots, depth 41), see ParamsLiteral;
+//   - the circuit lowered for depth (optimize.ForDepth) and checked against
+//     the modulus chain by the noise simulation before any key exists:
+//     CheckCircuit, LevelForCircuit (the lowest input level that suffices),
+//     EstimateMemory (what the run will hold);
+//   - keys: NewKeyGenerator, GenSecretKey, GenRelinKey (the executor
+//     needs no other evaluation key), NewEvaluationKeySet, NewEvaluator;
+//   - inputs: an Encoder puts one bit per slot (NewEncoder, EncodeBits),
+//     an Encryptor encrypts at the chosen level (EncryptAtLevel);
+//   - the run: NewBackend(evaluator) is a backend.Evaluator for
+//     runtime.Run; outputs decrypt with a Decryptor (NewDecryptor,
+//     Decrypt) and decode per slot (DecodeBits).
+//
+// Every ciphertext carries a noise estimate; a product that the estimate
+// says would not decrypt is refused (ErrNoiseBudget) rather than computed
+// wrongly, and the simulation finds that node before the run.
+//
 // # Layers (bottom up)
 //
 //   - backend/ring below it: the scalar arithmetic of the RNS primes
@@ -58,7 +83,10 @@
 //     over ciphertexts (the executor) and noise states (the simulation).
 //   - executor.go: Backend, the bit-sliced circuit executor
 //     (backend.Evaluator), and CircuitDepth.
-
+//   - memory.go: EstimateMemory, a run's peak memory (keys, the
+//     ciphertexts the runtime's schedule holds at once, scratch) from the
+//     circuit and the input level, before any key exists.
+//
 // # Evaluation order
 //
 // With g = Params.Generator() (the smallest generator of Z_m^*) and ζ_i the

@@ -196,6 +196,21 @@ func (pr *Params) Simulate(c *ir.Circuit, inputs []NoiseState) ([]NoiseState, er
 // simulate is Simulate; count says whether a *NoiseError counts the primes
 // needed (primesNeeded, which simulates without counting).
 func (pr *Params) simulate(c *ir.Circuit, inputs []NoiseState, count bool) ([]NoiseState, error) {
+	st, err := pr.nodeStates(c, inputs, count)
+	if err != nil {
+		return nil, err
+	}
+	var outs []NoiseState
+	for _, b := range c.Outputs {
+		for _, id := range b.Bits {
+			outs = append(outs, st[id])
+		}
+	}
+	return outs, nil
+}
+
+// nodeStates is simulate's run: the state of every node of c.
+func (pr *Params) nodeStates(c *ir.Circuit, inputs []NoiseState, count bool) ([]NoiseState, error) {
 	if len(inputs) != c.NumInputBits() {
 		return nil, fmt.Errorf("circuit %q takes %d input bits, got %d states", c.Name, c.NumInputBits(), len(inputs))
 	}
@@ -243,13 +258,7 @@ func (pr *Params) simulate(c *ir.Circuit, inputs []NoiseState, count bool) ([]No
 			return nil, ne
 		}
 	}
-	var outs []NoiseState
-	for _, b := range c.Outputs {
-		for _, id := range b.Bits {
-			outs = append(outs, st[id])
-		}
-	}
-	return outs, nil
+	return st, nil
 }
 
 // CheckCircuit returns nil if c, on fresh inputs at the top level, runs to
