@@ -36,26 +36,34 @@ type Hoisted struct {
 	noise  NoiseEstimate
 	c0, c1 *Poly
 	digits [][][]uint64 // [digit][row of Q_t·P]
-	own    [][][]uint64 // owned rows per digit (ringQP index order)
-	tmp0   []uint64     // per-row inner product of one automorphism
-	tmp1   []uint64
-	// extra0, extra1: accumulators over Q_t·P of ApplyLinearMaps' maps
-	// after the first (allocated on first use).
-	extra0, extra1 [][][]uint64
+	// own[j][idx] is the storage of digit j's raised row for ringQP prime
+	// idx; nil for the digit's own primes (those rows are c_1's).
+	own  [][][]uint64
+	tmp0 []uint64 // per-row inner product of one automorphism
+	tmp1 []uint64
 }
 
 // NewHoisted allocates a decomposition buffer: two ciphertext components
-// and d·(L+1+k) rows at the top level (about 50 MB at m = 65537).
+// and, per digit, the rows of the primes outside it (about 60 MB at
+// m = 65537).
 func (pr *Params) NewHoisted() *Hoisted {
 	r := pr.ringQ
 	L := pr.MaxLevel()
 	h := &Hoisted{level: -1, c0: r.NewPoly(L), c1: r.NewPoly(L)}
 	nRows := len(pr.q) + len(pr.p)
-	for range pr.digits {
+	for _, dg := range pr.digits {
 		rows := make([][]uint64, nRows)
-		back := make([]uint64, nRows*pr.n)
+		back := make([]uint64, (nRows-len(dg))*pr.n)
+		in := map[int]bool{}
+		for _, i := range dg {
+			in[i] = true
+		}
+		k := 0
 		for i := range rows {
-			rows[i] = back[i*pr.n : (i+1)*pr.n : (i+1)*pr.n]
+			if !in[i] {
+				rows[i] = back[k*pr.n : (k+1)*pr.n : (k+1)*pr.n]
+				k++
+			}
 		}
 		h.own = append(h.own, rows)
 		h.digits = append(h.digits, make([][]uint64, nRows))
@@ -104,7 +112,7 @@ func (ev *Evaluator) Hoist(a *Ciphertext, t int, h *Hoisted, sc *Scratch) error 
 			rows[row] = h.c1.Rows[row]
 		}
 		for a, row := range dg.dst {
-			rows[row] = h.own[dg.key][row]
+			rows[row] = h.own[dg.key][lv.qp[row]]
 			dst[a] = rows[row]
 		}
 		sc.convertRows(pr, dg.conv, src, dst)

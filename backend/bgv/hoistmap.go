@@ -107,34 +107,13 @@ func (pr *Params) LinearMapsPlan(a NoiseState, lm *LinearMaps) (int, []NoiseStat
 	}
 }
 
-// linearTotals returns the per-map accumulators over Q_t·P: map 0 uses the
-// scratch's key-switching accumulators, the others buffers kept in h.
-func (h *Hoisted) linearTotals(pr *Params, maps int, sc *Scratch) (tot0, tot1 [][][]uint64) {
-	nRows := len(pr.q) + len(pr.p)
-	for len(h.extra0) < maps-1 {
-		mk := func() [][]uint64 {
-			rows := make([][]uint64, nRows)
-			back := make([]uint64, nRows*pr.n)
-			for i := range rows {
-				rows[i] = back[i*pr.n : (i+1)*pr.n : (i+1)*pr.n]
-			}
-			return rows
-		}
-		h.extra0, h.extra1 = append(h.extra0, mk()), append(h.extra1, mk())
-	}
-	tot0 = append(tot0, sc.acc0)
-	tot1 = append(tot1, sc.acc1)
-	for k := 0; k < maps-1; k++ {
-		tot0, tot1 = append(tot0, h.extra0[k]), append(tot1, h.extra1[k])
-	}
-	return tot0, tot1
-}
-
 // ApplyLinearMaps sets outs[k] to map k of the hoisted ciphertext, at h's
-// level (choose it with LinearMapsPlan). Every non-identity term costs one
-// pointwise inner product over Q_t·P, shared by all maps, and each map one
-// division by P. The evaluator needs the keys of every element but 1.
-// Allocates nothing after the first call with as many maps.
+// level (choose it with LinearMapsPlan). Every non-identity term of a map
+// costs one pointwise inner product over Q_t·P and each map one division
+// by P; the maps run one after the other on the scratch's key-switching
+// accumulators (recomputing the inner products per map costs less than
+// 30 MB more buffers per map at m = 65537 would). The evaluator needs the
+// keys of every element but 1. Allocates two small slices per call.
 func (ev *Evaluator) ApplyLinearMaps(h *Hoisted, lm *LinearMaps, outs []*Ciphertext, sc *Scratch) error {
 	pr := ev.params
 	if h.level < 0 {
@@ -151,9 +130,8 @@ func (ev *Evaluator) ApplyLinearMaps(h *Hoisted, lm *LinearMaps, outs []*Ciphert
 				k, pr.boundOf(st.Noise), t, pr.logQ(t), ErrNoiseBudget)
 		}
 	}
-	keys := make([]*SwitchingKey, len(lm.elems)) // one small slice per call: the map has few terms
+	keys := make([]*SwitchingKey, len(lm.elems))
 	shifts := make([]int, len(lm.elems))
-	nonIdentity := false
 	for i, u := range lm.elems {
 		if u == 1 {
 			continue
@@ -162,58 +140,45 @@ func (ev *Evaluator) ApplyLinearMaps(h *Hoisted, lm *LinearMaps, outs []*Ciphert
 		if err != nil {
 			return err
 		}
-		keys[i], shifts[i], nonIdentity = key, e, true
+		keys[i], shifts[i] = key, e
 	}
 	lv := &pr.rns[t]
 	nExt := len(lv.qp)
 	L := pr.MaxLevel()
-	tot0, tot1 := h.linearTotals(pr, len(outs), sc)
-	first := make([]bool, len(outs))
-	for i := 0; i < nExt && nonIdentity; i++ {
-		idx := lv.qp[i]
-		md := &pr.ringQP.moduli[idx]
-		for k := range first {
-			first[k] = true
-		}
-		for term, u := range lm.elems {
-			if u == 1 {
-				continue
-			}
-			pr.innerRow(h, i, shifts[term], keys[term], h.tmp0, h.tmp1)
-			for k := range outs {
+	r := pr.ringQ
+	for k, out := range outs {
+		setLevel(out, t)
+		keyed := false // the map has a non-identity term
+		for i := 0; i < nExt; i++ {
+			idx := lv.qp[i]
+			md := &pr.ringQP.moduli[idx]
+			first := true
+			for term, u := range lm.elems {
 				c := lm.consts[k][term]
-				if c == nil {
+				if u == 1 || c == nil {
 					continue
 				}
+				keyed = true
+				pr.innerRow(h, i, shifts[term], keys[term], h.tmp0, h.tmp1)
 				var cr []uint64
 				if idx <= L {
 					cr = c.eval.Rows[idx]
 				} else {
 					cr = lm.pRows[k][term].Rows[idx-L-1]
 				}
-				if first[k] {
-					md.mulVec(h.tmp0, cr, tot0[k][i])
-					md.mulVec(h.tmp1, cr, tot1[k][i])
-					first[k] = false
+				if first {
+					md.mulVec(h.tmp0, cr, sc.acc0[i])
+					md.mulVec(h.tmp1, cr, sc.acc1[i])
+					first = false
 				} else {
-					md.mulAddVec(h.tmp0, cr, tot0[k][i])
-					md.mulAddVec(h.tmp1, cr, tot1[k][i])
+					md.mulAddVec(h.tmp0, cr, sc.acc0[i])
+					md.mulAddVec(h.tmp1, cr, sc.acc1[i])
 				}
 			}
 		}
-		for k := range outs {
-			if first[k] { // map k has no non-identity term
-				clear(tot0[k][i])
-				clear(tot1[k][i])
-			}
-		}
-	}
-	r := pr.ringQ
-	for k, out := range outs {
-		setLevel(out, t)
-		if nonIdentity {
-			pr.divideByP(t, tot0[k][:nExt], out.Value[0], sc)
-			pr.divideByP(t, tot1[k][:nExt], out.Value[1], sc)
+		if keyed {
+			pr.divideByP(t, sc.acc0[:nExt], out.Value[0], sc)
+			pr.divideByP(t, sc.acc1[:nExt], out.Value[1], sc)
 		} else {
 			for _, p := range out.Value {
 				for _, row := range p.Rows {

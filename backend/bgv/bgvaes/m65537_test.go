@@ -57,6 +57,7 @@ func m65537Run(t testing.TB, workers int) {
 	}
 	kc := k.encrypt16(t, kp, lvl)
 	pts, kp = [16]bgv.BinaryPoly{}, [16]bgv.BinaryPoly{}
+	k.en = nil // the client's encryption buffers are not part of the server's run
 	t.Logf("encode + encrypt data and key at level %d: %v", lvl, time.Since(t1).Round(time.Millisecond))
 	ev, err := k.a.NewEvaluator(k.ev, workers)
 	if err != nil {
