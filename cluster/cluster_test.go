@@ -180,12 +180,12 @@ func TestDuplicateResultIgnored(t *testing.T) {
 }
 
 func TestProgressKeepsLongTask(t *testing.T) {
-	// The same short AckWait, but with in-progress signals: no redelivery.
-	s := startTestServer(t, "", "", Tuning{AckWait: 400 * time.Millisecond})
+	// An AckWait shorter than the task, but with in-progress signals: no redelivery.
+	s := startTestServer(t, "", "", Tuning{AckWait: time.Second})
 	defer s.Shutdown()
 	ws := startWorkers(t, s.URL(), 2, WorkerConfig{Engine: toyEngine{}})
 	c := testConnect(t, s.URL())
-	j := newToyJob(2, time.Second)
+	j := newToyJob(2, 2500*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	out, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})
@@ -289,7 +289,7 @@ func TestExhaustedDeliveriesFailJob(t *testing.T) {
 	defer s.Shutdown()
 	startWorkers(t, s.URL(), 3, WorkerConfig{Engine: toyEngine{}, progressEvery: -1})
 	c := testConnect(t, s.URL())
-	j := newToyJob(1, 1500*time.Millisecond)
+	j := newToyJob(1, 3*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})

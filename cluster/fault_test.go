@@ -75,7 +75,7 @@ func TestWorkerKilledMidTask(t *testing.T) {
 	defer s.Shutdown()
 	victim, started := startToyWorkerProcess(t, s.URL())
 	c := testConnect(t, s.URL())
-	j := newToyJob(4, 400*time.Millisecond)
+	j := newToyJob(4, time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	type outcome struct {
@@ -93,7 +93,7 @@ func TestWorkerKilledMidTask(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the worker never started a task")
 	}
-	time.Sleep(100 * time.Millisecond) // mid-task: it takes 800 ms
+	time.Sleep(200 * time.Millisecond) // mid-task: it takes 2 s
 	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
