@@ -33,16 +33,17 @@ import (
 //
 // The estimate is of live data allocated from the parameters on: the
 // Params themselves, the encoder and the circuit already exist when it is
-// asked (the memory the process holds then is not "available" any more),
-// and slice headers are far below a percent. The Go collector lets the
-// heap run past the live data (GOGC) and the dropped inputs and grown rows
-// are garbage for a while, so the process's peak resident size is higher:
-// whole `hcc run --backend bgv` processes peaked at 1.3-1.4 times Total
-// (examples/tour.hdl at M8191: 50 MB estimated, 114 MB maximum resident
-// size of which about 65 MB are parameters, encoder and runtime; a
-// 1024-bit AND/XOR circuit at M8191: 415 MB, 567 MB; aes128_lowdepth.hdl
-// at M65537 on 2 threads: 9.8 GB, 12.7 GB). A caller comparing Total
-// with the free memory should leave that margin.
+// asked (what the process holds then is no longer free memory), and slice
+// headers are far below a percent. The Go collector lets the heap run past
+// the live data (GOGC=100 allows up to twice) while dropped inputs and
+// grown rows wait to be collected, so the peak resident size is higher.
+// Measured with `hcc run --backend bgv` on 2 threads, beyond what the
+// process held before keygen (39 MB at M8191, 360 MB at M65537 for a
+// one-gate circuit): examples/tour.hdl at M8191, Total 50 MB, 75 MB more;
+// a 1024-bit AND/XOR circuit at M8191, 415 MB, 528 MB more (1.27 times);
+// aes128_lowdepth.hdl at M65537 (level 21), 9.8 GB, 12.3 GB more (1.26
+// times). A caller comparing Total with the free memory should leave
+// that margin.
 
 // runAhead is the allowance per thread beyond the first: on random
 // circuits at a toy ring, runs on 2 and 4 threads held at most 5
