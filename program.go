@@ -51,7 +51,8 @@ func FromCircuit(c *ir.Circuit) Source { return Source{Name: c.Name, circuit: c}
 
 // LoadCircuit turns src into a plain circuit, lowering HDL arithmetic in
 // style ("" is StyleSize), without any of an engine's passes: what hcc sim,
-// stats and the exporters work on. The result passes ir.Verify. HDL errors
+// stats and the exporters work on. A compiled program file gives its
+// compiled circuit (the same function). The result passes ir.Verify. HDL errors
 // keep their multi-line source context.
 func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
 	st := stdlib.SizeOptimized
@@ -67,6 +68,13 @@ func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
 			return nil, fmt.Errorf("circuit %q: %w", src.circuit.Name, err)
 		}
 		return src.circuit, nil
+	}
+	if src.Text == nil && src.FS == nil && IsProgramFile(src.Name) {
+		p, err := ReadProgramFile(src.Name) // its compiled circuit: the same function
+		if err != nil {
+			return nil, err
+		}
+		return p.circuit, nil
 	}
 	if strings.HasSuffix(src.Name, ".hdl") {
 		opts := lang.Options{Circuit: src.Circuit, Style: st, FS: src.FS}

@@ -137,6 +137,9 @@ func TestProgramFiles(t *testing.T) {
 			if got := stdoutOf(must("decrypt", "--key", "TMP/keys/secret.key", "testdata/small.hdl", "-circuit", "mix", "TMP/out.ct")); got != sim {
 				t.Errorf("decrypt via the source:\n%s\nwant\n%s", got, sim)
 			}
+			if got := stdoutOf(must(append([]string{"sim", "TMP/mix.hcp"}, ins...)...)); got != sim {
+				t.Errorf("sim of the program:\n%s\nwant\n%s", got, sim)
+			}
 			if got := stdoutOf(must(append(append([]string{"run", "TMP/mix.hcp", "--check"}, ins...), set...)...)); got != sim {
 				t.Errorf("run of the program:\n%s\nwant\n%s", got, sim)
 			}
