@@ -116,7 +116,7 @@ func memChild(t *testing.T, src string, budget int64) (nodes int, growth int64, 
 func TestMemoryBudget(t *testing.T) {
 	const budget = 128 << 20
 	_, growth, errText := memChild(t, nestedMultiply, budget)
-	if !strings.Contains(errText, "program too large to elaborate: more than 335544 gates, over the memory budget of 128 MiB") {
+	if !strings.Contains(errText, "program too large to elaborate: over the memory budget of 128 MiB, which holds about 335537 gates besides the 256 bits of values in variables") {
 		t.Errorf("error %q, want a refusal at the budget", errText)
 	}
 	if growth > budget {
@@ -140,7 +140,8 @@ func TestNodeBytes(t *testing.T) {
 }
 
 // TestMemoryBudgetOption checks the option's edges: a negative budget is
-// an error, and a budget too small for the program refuses it.
+// an error, a budget too small for the program refuses it, and the values
+// held in variables count as well as the gates.
 func TestMemoryBudgetOption(t *testing.T) {
 	src := []byte(chainedMultiply(2))
 	if _, err := Compile("m.hdl", src, Options{MemoryBudget: -1}); err == nil || !strings.Contains(err.Error(), "negative") {
@@ -148,6 +149,21 @@ func TestMemoryBudgetOption(t *testing.T) {
 	}
 	if _, err := Compile("m.hdl", src, Options{MemoryBudget: 1 << 20}); err == nil || !strings.Contains(err.Error(), "over the memory budget of 1 MiB") {
 		t.Errorf("1 MiB budget: %v", err)
+	}
+	// Values count too: ten arrays of a million bits (10 million nodes in
+	// variables, no gates) are over a budget of 64 MiB.
+	var arrays strings.Builder
+	arrays.WriteString("circuit c(x: u8) -> (r: u8) {\n")
+	for i := range 10 {
+		fmt.Fprintf(&arrays, "    let a%d: u8[131072];\n", i)
+	}
+	arrays.WriteString("    r = x;\n}\n")
+	_, err := Compile("a.hdl", []byte(arrays.String()), Options{MemoryBudget: 64 << 20})
+	if err == nil || !strings.Contains(err.Error(), "over the memory budget of 64 MiB") {
+		t.Errorf("arrays in variables: %v", err)
+	}
+	if _, err := Compile("a.hdl", []byte(arrays.String()), Options{MemoryBudget: 256 << 20}); err != nil {
+		t.Errorf("arrays in variables within 256 MiB: %v", err)
 	}
 	if _, err := Compile("m.hdl", src, Options{}); err != nil {
 		t.Errorf("default budget: %v", err)

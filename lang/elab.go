@@ -40,6 +40,7 @@ type scope struct {
 	parent *scope
 	vars   map[string]*variable
 	order  []*variable
+	bits   int // value bits of the variables declared here (memory budget)
 }
 
 func (s *scope) lookup(name string) *variable {
@@ -78,8 +79,11 @@ type elab struct {
 	fn    *fnFrame
 	calls []*FnDecl
 	steps int
-	work  int            // bits copied or scanned, see charge
-	cur   lexer.Position // statement being elaborated
+	work  int // bits copied or scanned, see charge
+	// varBits is the number of value bits the variables in scope hold
+	// (callers' scopes included), for the memory budget.
+	varBits int
+	cur     lexer.Position // statement being elaborated
 }
 
 func newElab(p *program, name string, opts Options) *elab {
@@ -105,15 +109,26 @@ func (e *elab) step(pos lexer.Position) {
 		e.errorf(pos, "program too large to elaborate (more than %d steps)", e.opts.maxSteps)
 		panic(abort{})
 	}
-	if e.b.Len() > e.opts.maxNodes {
-		e.tooLarge(pos)
-	}
+	e.reserve(pos, 0)
 }
 
-// tooLarge aborts elaboration: the circuit would outgrow the memory budget.
+// valueBitBytes is the peak heap per bit of a variable's value: a NodeID
+// (4 bytes) and its share of the per-leaf bookkeeping, doubled for the
+// copies that assignments and runtime ifs drop for the collector.
+const valueBitBytes = 10
+
+// memory is the estimated peak heap of the elaboration with n more gates:
+// the circuit under construction and the values its variables hold.
+func (e *elab) memory(n int) int64 {
+	return int64(e.b.Len()+n)*nodeBytes + int64(e.varBits)*valueBitBytes
+}
+
+// tooLarge aborts elaboration: the circuit and the values would outgrow the
+// memory budget.
 func (e *elab) tooLarge(pos lexer.Position) {
-	e.errorf(pos, "program too large to elaborate: more than %d gates, over the memory budget of %s (raise the budget to elaborate more)",
-		e.opts.maxNodes, formatBytes(e.opts.MemoryBudget))
+	gates := min(int64(e.opts.maxNodes), max(0, e.opts.MemoryBudget-int64(e.varBits)*valueBitBytes)/nodeBytes)
+	e.errorf(pos, "program too large to elaborate: over the memory budget of %s, which holds about %d gates besides the %d bits of values in variables (raise the budget to elaborate more)",
+		formatBytes(e.opts.MemoryBudget), gates, e.varBits)
 	panic(abort{})
 }
 
@@ -138,7 +153,7 @@ func (e *elab) charge(n int) {
 
 // reserve aborts elaboration if adding about n gates would exceed the budget.
 func (e *elab) reserve(pos lexer.Position, n int) {
-	if e.b.Len()+n > e.opts.maxNodes {
+	if e.b.Len()+n > e.opts.maxNodes || e.memory(n) > e.opts.MemoryBudget {
 		e.tooLarge(pos)
 	}
 }
@@ -158,12 +173,19 @@ func (e *elab) run(f func()) (ok bool) {
 }
 
 func (e *elab) pushScope() { e.scope = &scope{parent: e.scope, vars: map[string]*variable{}} }
-func (e *elab) popScope()  { e.scope = e.scope.parent }
+func (e *elab) popScope() {
+	e.varBits -= e.scope.bits
+	e.scope = e.scope.parent
+}
 
 func (e *elab) declareVar(v *variable) {
 	if v.assigned == nil {
 		v.assigned = make([]bool, leavesOf(v.t))
 	}
+	// A variable holds its value (one node per bit) until its scope ends;
+	// assignments replace it with one of the same type.
+	e.scope.bits += len(v.val.bits)
+	e.varBits += len(v.val.bits)
 	e.scope.vars[v.name] = v
 	e.scope.order = append(e.scope.order, v)
 }
@@ -492,6 +514,9 @@ func (e *elab) inline(d *FnDecl, args []value, pos lexer.Position) value {
 	e.fn = &fnFrame{decl: d, result: result, retCond: e.b.Const(false)}
 	e.calls = append(e.calls, d)
 	defer func() {
+		for s := e.scope; s != nil; s = s.parent { // the callee's scopes end
+			e.varBits -= s.bits
+		}
 		e.scope, e.fn = savedScope, savedFn
 		e.calls = e.calls[:len(e.calls)-1]
 	}()
