@@ -6,7 +6,6 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"sync"
-	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/ir"
@@ -265,6 +264,3 @@ func (l *levelCache) get(f func() (int, error)) (int, error) {
 	l.once.Do(func() { l.level, l.err = f() })
 	return l.level, l.err
 }
-
-// since is time.Since rounded for reports.
-func since(t0 time.Time) time.Duration { return time.Since(t0).Round(time.Millisecond) }

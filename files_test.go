@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hcc-fhe/hcc/backend"
-	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -274,7 +272,6 @@ func TestBGVEvalRefusesTooDeep(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "noise") {
 		t.Errorf("too-deep Eval: %v, want a noise refusal", err)
 	}
-	_ = bgv.MulCost
 }
 
 // TestReplicate: the replicated circuit of an FHEW batch evaluates each
@@ -350,5 +347,4 @@ func TestAtomicWrite(t *testing.T) {
 	if err := CheckWritable(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("CheckWritable: %v", err)
 	}
-	var _ backend.Ciphertext
 }
