@@ -160,8 +160,9 @@ const maxJoin = 4
 // those that pass the consumption check and reach at least minCells cells.
 // A word is one element of an output bus or, when arithmetic spans several
 // (the halves of a double-width product, a sum and its carry-out bit), a
-// run of up to maxJoin consecutive elements in output order, joined low
-// first: at each element the longest run that traces is taken.
+// run of up to maxJoin consecutive elements in output order, joined with
+// the first or the last as the least significant: at each element the
+// longest run that traces is taken.
 func traceAdderWords(c *ir.Circuit, cells []adderCell, minCells int) []adderWord {
 	byOut := map[lit]cellOut{}
 	for k := range cells {
@@ -179,16 +180,27 @@ func traceAdderWords(c *ir.Circuit, cells []adderCell, minCells int) []adderWord
 	for i := 0; i < len(elems); {
 		taken := false
 		for j := min(len(elems), i+maxJoin) - 1; j >= i && !taken; j-- {
-			var bits []ir.NodeID
-			for _, el := range elems[i : j+1] {
-				bits = append(bits, el...)
-			}
-			if len(bits) < 2 {
-				continue
-			}
-			if w, ok := traceWord(c, cells, byOut, bits); ok && w.cells >= minCells {
-				words = append(words, w)
-				i, taken = j+1, true
+			// Low part first in output order (lo, hi; sum, carry), or
+			// last (hi, lo).
+			for _, reverse := range []bool{false, true} {
+				if taken || (reverse && j == i) {
+					break
+				}
+				var bits []ir.NodeID
+				for k := i; k <= j; k++ {
+					el := elems[k]
+					if reverse {
+						el = elems[i+j-k]
+					}
+					bits = append(bits, el...)
+				}
+				if len(bits) < 2 {
+					continue
+				}
+				if w, ok := traceWord(c, cells, byOut, bits); ok && w.cells >= minCells {
+					words = append(words, w)
+					i, taken = j+1, true
+				}
 			}
 		}
 		if !taken {

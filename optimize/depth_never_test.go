@@ -73,10 +73,20 @@ func TestForDepthProductAcrossBuses(t *testing.T) {
 	d1 := circuittest.CheckPass(t, "ForDepth", ForDepth().Run, one)
 	d2 := circuittest.CheckPass(t, "ForDepth", ForDepth().Run, split)
 	b1, a1, b2, a2 := andDepthOf(one), andDepthOf(d1), andDepthOf(split), andDepthOf(d2)
-	if b1 != 63 || b2 != 63 || a1 > 16 || a2 != a1 {
-		t.Errorf("AND-depth: one bus %d -> %d, two buses %d -> %d; want 63 -> at most 16 for both", b1, a1, b2, a2)
+	hilo := compileHDL(t, "product_hilo.hdl", stdlib.SizeOptimized)
+	d3 := circuittest.CheckPass(t, "ForDepth", ForDepth().Run, hilo)
+	b3, a3 := andDepthOf(hilo), andDepthOf(d3)
+	if b1 != 63 || b2 != 63 || b3 != 63 || a1 > 16 || a2 != a1 || a3 != a1 {
+		t.Errorf("AND-depth: one bus %d -> %d, lo+hi %d -> %d, hi+lo %d -> %d; want 63 -> at most 16 for all", b1, a1, b2, a2, b3, a3)
 	}
-	t.Logf("64-bit product: one bus %d -> %d, two buses %d -> %d", b1, a1, b2, a2)
+	t.Logf("64-bit product: one bus %d -> %d, lo+hi %d -> %d, hi+lo %d -> %d", b1, a1, b2, a2, b3, a3)
+
+	// A sum with its carry out as a separate bit, declared first.
+	sc := compileHDL(t, "sum_carry.hdl", stdlib.SizeOptimized)
+	d4 := circuittest.CheckPass(t, "ForDepth", ForDepth().Run, sc)
+	if b, a := andDepthOf(sc), andDepthOf(d4); b != 64 || a > 10 {
+		t.Errorf("sum and carry: AND-depth %d -> %d, want 64 -> at most 10", b, a)
+	}
 }
 
 // TestFoldedHalfAdderCell checks the cell matcher on the folded full adder
