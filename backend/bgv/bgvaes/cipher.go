@@ -56,6 +56,11 @@ func (c *cipherArith) addConst(x *bgv.Ciphertext, b byte) (*bgv.Ciphertext, erro
 	return out, c.ev.AddPlainConst(x, k, out, c.sc)
 }
 
+func (c *cipherArith) addVec(x *bgv.Ciphertext, v *slotConst) (*bgv.Ciphertext, error) {
+	out := c.pool.get()
+	return out, c.ev.AddPlainConst(x, v.pc.(*bgv.PlainConst), out, c.sc)
+}
+
 func (c *cipherArith) mul(x, y *bgv.Ciphertext) (*bgv.Ciphertext, error) {
 	out := c.pool.get()
 	return out, c.ev.Mul(x, y, out, c.sc)

@@ -34,6 +34,10 @@ func (n *noiseArith) addConst(a bgv.NoiseState, c byte) (bgv.NoiseState, error) 
 	return n.check("add constant", n.a.pr.AddPlainConstState(a, k))
 }
 
+func (n *noiseArith) addVec(a bgv.NoiseState, v *slotConst) (bgv.NoiseState, error) {
+	return n.check("add public value", n.a.pr.AddPlainConstState(a, v.pc.(*bgv.PlainConst)))
+}
+
 func (n *noiseArith) mul(a, b bgv.NoiseState) (bgv.NoiseState, error) {
 	return n.a.pr.MulState(a, b, false)
 }

@@ -50,3 +50,7 @@ func (p *plainArith) lin(a []uint64, m *linMap) ([][]uint64, error) {
 }
 
 func (p *plainArith) free([]uint64) {}
+
+func (p *plainArith) addVec(a []uint64, v *slotConst) ([]uint64, error) {
+	return p.add(a, v.vals)
+}

@@ -20,10 +20,19 @@ import (
 type arith[T any] interface {
 	add(a, b T) (T, error)
 	addConst(a T, c byte) (T, error)
+	addVec(a T, v *slotConst) (T, error) // a public value per slot
 	mul(a, b T) (T, error)
 	frob(a T, j int) (T, error) // a^(2^j) slot-wise
 	lin(a T, m *linMap) ([]T, error)
 	free(a T)
+}
+
+// slotConst is a public value per slot (a CTR counter byte, a ciphertext
+// byte of the data): its K-values for the plaintext engine and its
+// prepared form for the others.
+type slotConst struct {
+	vals []uint64
+	pc   any // *bgv.PlainConst
 }
 
 // engine runs independent steps (the S-boxes of one layer) on its ariths,
@@ -152,6 +161,7 @@ type program struct {
 	last *linMap // {L}: last round and key schedule
 	dec0 *linMap // {L^-1}: the first InvSubBytes' linear part
 	dec  *linMap // {L^-1∘14, L^-1∘11, L^-1∘13, L^-1∘9}: InvMixColumns fused with L^-1
+	bits *linMap // {b ↦ bit j of b, j = 0..7}: GF(2^8) bytes to slot bits
 }
 
 // invMixCoef are InvMixColumns' coefficients: row r, column k has
@@ -187,6 +197,13 @@ func newProgram(f *Field) (*program, error) {
 		ts = append(ts, func(b byte) byte { return affineLinearInv(aesMul(c, b)) })
 	}
 	if p.dec, err = mk("InvMixColumns+InvSubBytes", ts...); err != nil {
+		return nil, err
+	}
+	ts = nil
+	for j := range 8 {
+		ts = append(ts, func(b byte) byte { return b >> uint(j) & 1 })
+	}
+	if p.bits, err = mk("bit extraction", ts...); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -294,6 +311,19 @@ func freeAll[T any](ar arith[T], xs []T) {
 // decomposition, MixColumns' 3·s is 2·s ⊕ s, and the constant 0x63 enters
 // once per output byte (MixColumns' row sums are 1).
 func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([16]T, error) {
+	return encryptWith(e, p, func(ar arith[T], i int, rk T) (T, error) {
+		s, err := ar.add(data[i], rk)
+		if e.consume {
+			ar.free(data[i])
+		}
+		return s, err
+	}, keys)
+}
+
+// encryptWith is encrypt with the first AddRoundKey given as round0 (byte
+// i of the state from byte i of round key 0): a ciphertext sum, or a public
+// block added as a constant (CTR counters, transcipher.go).
+func encryptWith[T any](e *engine[T], p *program, round0 func(ar arith[T], i int, rk T) (T, error), keys roundKeys[T]) ([16]T, error) {
 	var s [16]T
 	ar := e.ars[0]
 	rk, err := keys(0)
@@ -301,11 +331,8 @@ func encrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		return s, err
 	}
 	for i := range s {
-		if s[i], err = ar.add(data[i], rk[i]); err != nil {
+		if s[i], err = round0(ar, i, rk[i]); err != nil {
 			return s, fmt.Errorf("round 0: %w", err)
-		}
-		if e.consume {
-			ar.free(data[i])
 		}
 	}
 	e.observe(0, s[:])
