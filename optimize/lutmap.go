@@ -46,40 +46,53 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 		Doc: fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate, a LUT of at most %d inputs that the target evaluates in one bootstrap, or a PARITY of at most %d inputs",
 			k, max(parK, 2)),
 		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
-			if parK < 3 {
-				d, err := mapLUTs(c, target, k, 0)
-				if err != nil {
-					return nil, err
+			// The inputs mapped: c, and c with its compare-swap MUX pairs
+			// rewritten (lutmap_muxpair.go) when it has any and the target
+			// can use them.
+			inputs := []*ir.Circuit{c}
+			if muxPairsUsable(target) {
+				if partner, n := findMuxPairs(c); n > 0 {
+					r, err := rewriteMuxPairs(c, partner)
+					if err != nil {
+						return nil, err
+					}
+					inputs = append(inputs, r)
 				}
-				return mergeMultiFor(d, target)
 			}
 			// Linearised XOR cones are structural: where XORs and ANDs
 			// interleave (carry chains: mult64 9487 against 5984) the plain
 			// mapping's LUTs win, so both are mapped, concurrently, and
-			// the cheaper cover is kept.
-			var d, e *ir.Circuit
+			// the cheapest cover is kept. Each is grouped into multi-output
+			// bootstraps (lutmap_multi.go) before the costs are compared.
+			pars := []int{0}
+			if parK >= 3 {
+				pars = append(pars, parK)
+			}
+			out := make([]*ir.Circuit, len(inputs)*len(pars))
 			var g errgroup.Group
-			// Each is then grouped into multi-output bootstraps
-			// (lutmap_multi.go) before the costs are compared.
-			g.Go(func() (err error) {
-				if d, err = mapLUTs(c, target, k, parK); err == nil {
-					d, err = mergeMultiFor(d, target)
+			for i, in := range inputs {
+				for j, pk := range pars {
+					g.Go(func() (err error) {
+						d, err := mapLUTs(in, target, k, pk)
+						if err == nil {
+							d, err = mergeMultiFor(d, target)
+						}
+						out[i*len(pars)+j] = d
+						return err
+					})
 				}
-				return err
-			})
-			g.Go(func() (err error) {
-				if e, err = mapLUTs(c, target, k, 0); err == nil {
-					e, err = mergeMultiFor(e, target)
-				}
-				return err
-			})
+			}
 			if err := g.Wait(); err != nil {
 				return nil, err
 			}
-			if cost := coverCost(target); cost(e) < cost(d) {
-				return e, nil
+			cost := coverCost(target)
+			best := out[len(pars)-1] // ties: the linearised mapping of c, as before
+			for _, d := range out {
+				if cost(d) < cost(best) {
+					best = d
+				}
 			}
-			return d, nil
+			return best, nil
 		},
 	}
 }

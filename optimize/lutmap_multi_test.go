@@ -150,5 +150,110 @@ func TestMultiLUTMergeRandom(t *testing.T) {
 		if bootstraps(d) > bootstraps(plain) {
 			t.Fatalf("merging raised bootstraps from %d to %d", bootstraps(plain), bootstraps(d))
 		}
+		// The P = 4 model (MUX pairs rewritten where they occur).
+		e, err := LUTMap(p4Sum{}, 3).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		circuittest.Equivalent(t, c, e)
+	}
+}
+
+// p4Sum is FHEW at P = 4 in miniature for the compare-swap rewrite: one
+// bootstrap evaluates h(Σ w_i·x_i mod 4) with h(v + 2) = ¬h(v), for
+// weights in {0, ±1, 2}, alone or several tables at once.
+type p4Sum struct{}
+
+func (p4Sum) MaxLUTInputs() int      { return 3 }
+func (p4Sum) MaxMultiLUTInputs() int { return 3 }
+func (p4Sum) CanEvalLUT(t uint64, k int) bool {
+	return k <= 3 && p4Weights([]uint64{t}, k)
+}
+func (p4Sum) CanEvalMultiLUT(ts []uint64, k int) bool { return k <= 3 && p4Weights(ts, k) }
+func (p4Sum) NodeFailureLog2(c *ir.Circuit) ([]float64, error) {
+	out := make([]float64, len(c.Nodes))
+	for i := range out {
+		out[i] = math.Inf(-1)
+	}
+	return out, nil
+}
+func (p4Sum) NodeFailureBound(ir.Op) float64 { return -40 }
+func (p4Sum) GateBootstraps(op ir.Op) int {
+	switch op {
+	case ir.OpNot, ir.OpMOut:
+		return 0
+	case ir.OpMux:
+		return 2
+	}
+	return 1
+}
+
+// p4Weights reports whether some weight vector serves every table.
+func p4Weights(ts []uint64, k int) bool {
+	choices := []int{0, 1, -1, 2}
+	w := make([]int, k)
+	var try func(j int) bool
+	try = func(j int) bool {
+		if j == k {
+			for _, t := range ts {
+				var set, val [4]bool
+				for x := 0; x < 1<<uint(k); x++ {
+					v := 0
+					for i := 0; i < k; i++ {
+						v += w[i] * (x >> uint(i) & 1)
+					}
+					v = (v%4 + 4) % 4
+					bit := t>>uint(x)&1 == 1
+					for _, vv := range []int{v, (v + 2) % 4} {
+						if set[vv] && val[vv] != bit {
+							return false
+						}
+						set[vv], val[vv] = true, bit
+						bit = !bit
+					}
+				}
+			}
+			return true
+		}
+		for _, c := range choices {
+			w[j] = c
+			if try(j + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return try(0)
+}
+
+// TestMuxPairRewrite: a compare-swap of two 4-bit words (MUX(s, a, b) and
+// MUX(s, b, a) per bit) maps to MAJ plus one multi-output bootstrap per
+// bit instead of two 2-bootstrap MUXes, and stays equivalent.
+func TestMuxPairRewrite(t *testing.T) {
+	b := ir.NewBuilder("swap")
+	x := b.Input("x", 4, false)
+	y := b.Input("y", 4, false)
+	s := b.Input("s", 1, false)[0]
+	var lo, hi []ir.NodeID
+	for i := 0; i < 4; i++ {
+		lo = append(lo, b.Mux(s, x[i], y[i]))
+		hi = append(hi, b.Mux(s, y[i], x[i]))
+	}
+	b.Output("lo", 4, false, lo)
+	b.Output("hi", 4, false, hi)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !muxPairsUsable(p4Sum{}) {
+		t.Fatal("the P = 4 model cannot evaluate the rewrite")
+	}
+	d, err := LUTMap(p4Sum{}, 3).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circuittest.Equivalent(t, c, d)
+	if got := coverCost(p4Sum{})(d); got != 8 {
+		t.Errorf("4-bit compare-swap: %d bootstraps, want 8 (MAJ + MLUT per bit; 16 with MUXes)", got)
 	}
 }

@@ -1,8 +1,10 @@
 package tests
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,6 +18,7 @@ import (
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/lang"
 	"github.com/hcc-fhe/hcc/optimize"
+	"github.com/hcc-fhe/hcc/runtime"
 )
 
 // The per-circuit choice of FHEW parameter set (optimize.ChooseLUTSet over
@@ -160,4 +163,76 @@ func TestLUTSetTable(t *testing.T) {
 		circuittest.Equivalent(t, e.c, best.Circuit)
 	}
 	t.Log("\n" + sb.String())
+}
+
+// TestEncryptedMultiLUTP8 maps argmax8 for STD128_P8_T (P = 8: its mapping
+// uses MLUT/MOUT groups) and runs it encrypted at 128-bit security on
+// random inputs, checking every output bit against the plaintext
+// evaluator. About 5 s; skipped with -short.
+func TestEncryptedMultiLUTP8(t *testing.T) {
+	if testing.Short() {
+		t.Skip("128-bit keys")
+	}
+	c, err := lang.CompileFile("testdata/muxheavy.hdl", lang.Options{Circuit: "argmax8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := fhew.ParamsByName("STD128_P8_T", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2)
+	m, err := optimize.ForLUTs(tg, 6).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Stats().Count[ir.OpMOut] == 0 {
+		t.Fatal("the P = 8 mapping has no multi-output group to test")
+	}
+	sk, err := fhew.NewSecretKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := fhew.NewEvaluator(p, ek)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := fhew.NewEncryptor(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(71, 72))
+	for trial := 0; trial < 2; trial++ {
+		bits := make([]bool, m.NumInputBits())
+		for i := range bits {
+			bits[i] = rng.IntN(2) == 1
+		}
+		if trial == 1 { // ties: the first maximum wins
+			copy(bits[32:], bits[:32])
+		}
+		outs, _, err := runtime.Run(context.Background(), m, fhew.NewBackendWithTarget(ev, tg), enc.EncryptBits(bits), runtime.Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sk.DecryptBits(outs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := make([]uint64, len(bits))
+		for i, b := range bits {
+			if b {
+				in[i] = 1
+			}
+		}
+		want := c.EvalBits(in)
+		for j := range want {
+			if got[j] != (want[j]&1 == 1) {
+				t.Fatalf("trial %d: output bit %d decrypts to %v, plaintext %d", trial, j, got[j], want[j]&1)
+			}
+		}
+	}
 }
