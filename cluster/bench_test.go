@@ -215,3 +215,30 @@ func loadAvg() string {
 	fmt.Sscanf(string(data), "%f", &one)
 	return fmt.Sprintf("(load %.2f)", one)
 }
+
+// BenchmarkTaskOverhead measures the transport floor: tasks whose evaluation
+// costs nothing (the toy engine), through one in-process worker and the
+// embedded server, so ns/op is the cost of one task end to end (input object
+// stored and fetched, message, result, output stored and fetched, ack).
+//
+//	go test ./cluster/ -run '^$' -bench TaskOverhead -benchtime 200x
+func BenchmarkTaskOverhead(b *testing.B) {
+	s := startTestServer(b, "", "", Tuning{})
+	defer s.Shutdown()
+	startWorkers(b, s.URL(), 1, WorkerConfig{Engine: toyEngine{}})
+	c := testConnect(b, s.URL())
+	j := newToyJob(b.N, 0)
+	ctx := context.Background()
+	// Key and program once, outside the timing.
+	if _, _, err := c.Submit(ctx, j.key, j.prog, newToyJob(1, 0).in, SubmitOptions{Engine: toyEngine{}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	out, st, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: toyEngine{}})
+	b.StopTimer()
+	if err != nil || j.check(out) != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.BytesUp+st.BytesDown)/float64(st.Tasks), "B/task")
+	b.Logf("%d tasks in %v %s", st.Tasks, st.Wall.Round(time.Millisecond), loadAvg())
+}
