@@ -267,3 +267,18 @@ func validID(id string) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 	})
 }
+
+// Activity reports the workers' consumer: idle pull requests waiting for a
+// task (roughly the idle workers), tasks delivered and not yet acknowledged
+// (in progress), and tasks queued.
+func (c *Client) Activity(ctx context.Context) (idle, inProgress int, queued uint64, err error) {
+	cons, err := c.tasks.Consumer(ctx, WorkersConsumer)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return info.NumWaiting, info.NumAckPending, info.NumPending, nil
+}

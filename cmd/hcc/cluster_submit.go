@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hcc-fhe/hcc"
@@ -82,12 +83,35 @@ func submitCommand() *command {
 			}
 			defer c.Close()
 			var last time.Time
+			var mu sync.Mutex
+			started := false
 			progress := func(done, total int) {
+				mu.Lock()
+				defer mu.Unlock()
+				started = started || done > 0
 				if done == total || time.Since(last) >= time.Second {
 					fmt.Fprintf(e.stderr, "submit: %d/%d tasks done\n", done, total)
 					last = time.Now()
 				}
 			}
+			// Say so when nobody works on the job, instead of waiting silently.
+			go func() {
+				for range 3 {
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(10 * time.Second):
+					}
+					mu.Lock()
+					s := started
+					mu.Unlock()
+					idle, busy, _, err := c.Activity(ctx)
+					if s || err != nil || idle > 0 || busy > 0 {
+						return
+					}
+					fmt.Fprintf(e.stderr, "submit: no worker is connected to %s yet (start hcc worker --server URL)\n", cf.server)
+				}
+			}()
 			out, st, err := c.Submit(ctx, keyData, progData, in, cluster.SubmitOptions{Engine: cluster.HCC, PerTask: perTask, JobID: job, Progress: progress})
 			if err != nil {
 				return err
