@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,16 +125,22 @@ func benchScale(b *testing.B, src string, tg hcc.Target, n, perTask int) {
 	}
 
 	rate := map[string]float64{}
+	cpuPer := map[string]float64{} // CPU seconds per instance: load-independent
 	var overhead, bytesPerTask float64
 	for range b.N {
 		for _, threads := range []int{1, 2} {
 			name := fmt.Sprintf("inprocess-%dthreads", threads)
+			cpu0 := selfCPU()
 			wall := benchInProcess(b, bb, threads)
+			cpu := selfCPU() - cpu0
 			rate[name] = float64(n) / wall.Seconds()
-			b.Logf("%-20s %8.2f s  %7.3f instances/s  %s", name, wall.Seconds(), rate[name], loadAvg())
+			cpuPer[name] = cpu.Seconds() / float64(n)
+			b.Logf("%-20s %8.2f s  %7.3f instances/s  CPU %.1f ms/instance (%.0f%% of %d cores)  %s", name, wall.Seconds(), rate[name],
+				cpu.Seconds()*1e3/float64(n), 100*cpu.Seconds()/(wall.Seconds()*float64(threads)), threads, loadAvg())
 
 			startWorkers(threads)
 			name = fmt.Sprintf("cluster-%dworkers", threads)
+			cpu0 = selfCPU() + workersCPU(workers[:threads])
 			out, st, err := c.Submit(context.Background(), bb.key, bb.prog, bb.in, SubmitOptions{Engine: HCC, PerTask: perTask, JobID: fmt.Sprintf("bench%d", threads)})
 			if err != nil {
 				b.Fatal(err)
@@ -140,8 +148,12 @@ func benchScale(b *testing.B, src string, tg hcc.Target, n, perTask int) {
 			if _, err := hcc.UnmarshalCiphertexts(out); err != nil {
 				b.Fatal(err)
 			}
+			cpu = selfCPU() + workersCPU(workers[:threads]) - cpu0
 			c.DeleteJob(context.Background(), st.JobID)
 			rate[name] = float64(n) / st.Wall.Seconds()
+			cpuPer[name] = cpu.Seconds() / float64(n)
+			b.Logf("%-20s CPU %.1f ms/instance (workers + server + submitter, %.0f%% of %d cores)", name,
+				cpu.Seconds()*1e3/float64(n), 100*cpu.Seconds()/(st.Wall.Seconds()*float64(threads)), threads)
 			// Worker time not spent in Eval: transport, (de)serialisation,
 			// waiting for the next task, the tail of the last task.
 			over := (float64(threads)*st.Wall.Seconds() - st.EvalSeconds) / float64(st.Tasks)
@@ -163,6 +175,9 @@ func benchScale(b *testing.B, src string, tg hcc.Target, n, perTask int) {
 	b.ReportMetric(overhead*1e3, "ms_overhead/task")
 	b.ReportMetric(bytesPerTask, "B/task")
 	b.ReportMetric(keyTime.Seconds()*1e3, "ms_keydist")
+	b.ReportMetric(cpuPer["cluster-2workers"]/cpuPer["inprocess-2threads"], "x_cpu_2w/inproc2")
+	b.Logf("CPU per instance, cluster / in process: 1 worker / 1 thread %.3fx, 2 workers / 2 threads %.3fx",
+		cpuPer["cluster-1workers"]/cpuPer["inprocess-1threads"], cpuPer["cluster-2workers"]/cpuPer["inprocess-2threads"])
 	b.Logf("ratios: 2 workers / 1 worker = %.2fx, 2 workers / in-process 2 threads = %.2fx, in-process 2/1 threads = %.2fx",
 		rate["cluster-2workers"]/rate["cluster-1workers"], rate["cluster-2workers"]/rate["inprocess-2threads"],
 		rate["inprocess-2threads"]/rate["inprocess-1threads"])
@@ -203,6 +218,38 @@ func benchKeyDistribution(b *testing.B, c *Client, bb benchBatch) time.Duration 
 	b.Logf("key distribution (%.1f MB, loopback): store %v, fetch %v, parse %v", float64(len(data))/1e6,
 		t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), t3.Sub(t2).Round(time.Millisecond))
 	return t3.Sub(t0)
+}
+
+// selfCPU is this process's CPU time (user + system, all threads).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// workersCPU sums the CPU time of the worker processes (/proc/PID/stat
+// utime + stime, in clock ticks of 10 ms).
+func workersCPU(ws []*exec.Cmd) time.Duration {
+	var sum time.Duration
+	for _, w := range ws {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", w.Process.Pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the parenthesised command name; utime and stime are
+		// fields 14 and 15 of the whole line.
+		rest := string(data[strings.LastIndexByte(string(data), ')')+2:])
+		f := strings.Fields(rest)
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		sum += time.Duration(u+st) * 10 * time.Millisecond
+	}
+	return sum
 }
 
 // loadAvg is the 1-minute load average (other agents share the machine).
