@@ -19,8 +19,9 @@ type Engine interface {
 	// Inspect parses a marshalled ciphertext set, verifying its checksum.
 	Inspect(ct []byte) (Batch, error)
 	// Split cuts a ciphertext set into parts of at most perPart instances (an
-	// engine with packed slots may only cut between packs), in order.
-	Split(ct []byte, perPart int) ([][]byte, error)
+	// engine with packed slots may only cut between packs), in order, and
+	// says how many instances each part holds.
+	Split(ct []byte, perPart int) (parts [][]byte, instances []int, err error)
 	// Join is the inverse of Split: the parts' instances in order.
 	Join(parts [][]byte) ([]byte, error)
 	// Eval evaluates p on the ciphertext set in with threads threads and

@@ -65,22 +65,24 @@ func (hccEngine) Inspect(ct []byte) (Batch, error) {
 }
 
 // Split is Ciphertexts.Split on the file (BGV: between packs only).
-func (hccEngine) Split(ct []byte, perPart int) ([][]byte, error) {
+func (hccEngine) Split(ct []byte, perPart int) ([][]byte, []int, error) {
 	c, err := hcc.UnmarshalCiphertexts(ct)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	parts, err := c.Split(perPart)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([][]byte, len(parts))
+	sizes := make([]int, len(parts))
 	for i, p := range parts {
 		if out[i], err = p.MarshalBinary(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		sizes[i] = p.Instances()
 	}
-	return out, nil
+	return out, sizes, nil
 }
 
 // Join is JoinCiphertexts on the files.

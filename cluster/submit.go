@@ -132,9 +132,12 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 		if up || upP {
 			st.KeyUploaded, st.KeyUpload = up, time.Since(t0)
 		}
-		parts, err := e.Split(input, per)
+		parts, sizes, err := e.Split(input, per)
 		if err != nil {
 			return nil, st, fmt.Errorf("split: %w", err)
+		}
+		if len(sizes) != len(parts) {
+			return nil, st, fmt.Errorf("split: %d parts but %d sizes", len(parts), len(sizes))
 		}
 		rec = jobRecord{Job: job, Key: k.ID(), Program: p.ID(), Tasks: len(parts), Instances: b.Instances, Created: time.Now().UTC()}
 		if err := c.putJob(ctx, rec); err != nil {
@@ -142,17 +145,13 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 		}
 		first := 0
 		for i, part := range parts {
-			pb, err := e.Inspect(part)
-			if err != nil {
-				return nil, st, fmt.Errorf("split part %d: %w", i, err)
-			}
 			if _, err := c.objects.PutBytes(ctx, inputObject(job, i), part); err != nil {
 				return nil, st, fmt.Errorf("store task %d input: %v", i, err)
 			}
 			st.BytesUp += int64(len(part))
-			t := task{Job: job, Index: i, Tasks: len(parts), First: first, Instances: pb.Instances,
+			t := task{Job: job, Index: i, Tasks: len(parts), First: first, Instances: sizes[i],
 				Key: k.ID(), Program: p.ID(), InputDigest: digest(part)}
-			first += pb.Instances
+			first += sizes[i]
 			data, _ := json.Marshal(t)
 			// The message id makes a republished task (after a crash of this
 			// submitter) a no-op within the stream's duplicate window.

@@ -108,16 +108,19 @@ func (toyEngine) Inspect(ct []byte) (Batch, error) {
 	return Batch{Instances: len(v), KeyID: k, Circuit: p}, nil
 }
 
-func (toyEngine) Split(ct []byte, per int) ([][]byte, error) {
+func (toyEngine) Split(ct []byte, per int) ([][]byte, []int, error) {
 	k, p, v, err := parseToyCT(ct)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var parts [][]byte
+	var sizes []int
 	for i := 0; i < len(v); i += per {
-		parts = append(parts, toyCT(k, p, v[i:min(i+per, len(v))]))
+		part := v[i:min(i+per, len(v))]
+		parts = append(parts, toyCT(k, p, part))
+		sizes = append(sizes, len(part))
 	}
-	return parts, nil
+	return parts, sizes, nil
 }
 
 func (toyEngine) Join(parts [][]byte) ([]byte, error) {
