@@ -177,7 +177,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		every = w.c.tuning.AckWait / 4
 	}
 	evalCtx, cancel := context.WithCancel(ctx)
+	// Progress signals go on until the ack: storing a large output counts.
 	done := make(chan struct{})
+	defer close(done)
 	go func() {
 		if every < 0 {
 			return
@@ -194,7 +196,6 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		}
 	}()
 	out, res, err := w.evaluate(evalCtx, t)
-	close(done)
 	cancel()
 	res.Worker, res.Delivery = w.cfg.Name, delivery
 
