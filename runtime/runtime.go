@@ -107,8 +107,12 @@ func (s Stats) String() string {
 		return fmt.Sprintf("no %s: %d nodes in %v, %d threads", name, s.Nodes, wall, s.Threads)
 	}
 	var sb strings.Builder
+	counted := name
+	if s.Costly == 1 {
+		counted = singular(name)
+	}
 	fmt.Fprintf(&sb, "%d %s in %v (%v per %s), %d threads: busy %v (%.0f%% of %d × wall)",
-		s.Costly, name, wall, s.PerOp().Round(time.Microsecond), singular(name), s.Threads,
+		s.Costly, counted, wall, s.PerOp().Round(time.Microsecond), singular(name), s.Threads,
 		s.Busy.Round(time.Millisecond), 100*s.Efficiency(), s.Threads)
 	if s.CPUKnown {
 		fmt.Fprintf(&sb, ", CPU received %v (%.0f%%)", s.CPU.Round(time.Millisecond), 100*s.CPUShare())

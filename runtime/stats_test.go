@@ -153,6 +153,10 @@ func TestStatsCostName(t *testing.T) {
 	if p := progress.String(); !strings.Contains(p, "3/3 multiplications (100%)") || strings.Contains(p, "bootstrap") {
 		t.Errorf("progress %q", p)
 	}
+	one := Stats{Nodes: 1, Costly: 1, CostName: "multiplications", Wall: time.Millisecond, Busy: time.Millisecond, Threads: 1}
+	if s := one.String(); !strings.HasPrefix(s, "1 multiplication in 1ms (1ms per multiplication)") {
+		t.Errorf("String() = %q", s)
+	}
 	for _, tc := range []struct {
 		caps backend.Capabilities
 		want string
