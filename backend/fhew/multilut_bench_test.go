@@ -14,7 +14,7 @@ import (
 //
 //	go test ./backend/fhew -run '^$' -bench MultiLUTCost -benchtime 40x
 func BenchmarkMultiLUTCost(b *testing.B) {
-	lits := []ParamsLiteral{STD128_LOWFAIL_T, STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G}
+	lits := []ParamsLiteral{STD128_LOWFAIL_T, STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_Q28, STD128_P8_G}
 	type row struct {
 		k        *testKit
 		sc       *Scratch

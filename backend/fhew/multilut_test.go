@@ -14,7 +14,7 @@ import (
 // coefficient by coefficient against buildTestPoly, for every pattern of
 // every P on a toy and a 128-bit ring (no keys: exact polynomial algebra).
 func TestFactoredTestPoly(t *testing.T) {
-	for _, lit := range []ParamsLiteral{ToySigned, ToySlots8, ToyGINX, ToySlots8G, STD128_LOWFAIL_T, STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G} {
+	for _, lit := range []ParamsLiteral{ToySigned, ToySlots8, ToyGINX, ToySlots8G, STD128_LOWFAIL_T, STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G, STD128_P8_Q28} {
 		p, err := NewParamsInsecure(lit)
 		if err != nil {
 			t.Fatal(err)
@@ -193,14 +193,14 @@ func TestMultiWorkerToy(t *testing.T) {
 // TestMultiOutputNoise measures the output noise of multi-output
 // extractions with the widest factor t_h on a 128-bit set and checks it
 // against MultiOutputVariance within the χ² band (as TestParityNoise).
-// Opt-in (three 128-bit key sets, about 20 s):
+// Opt-in (four 128-bit key sets, about 30 s):
 //
 //	HCC_FHEW_MULTI_NOISE=1 go test ./backend/fhew -run MultiOutputNoise -v
 func TestMultiOutputNoise(t *testing.T) {
 	if os.Getenv("HCC_FHEW_MULTI_NOISE") == "" {
-		t.Skip("opt-in: HCC_FHEW_MULTI_NOISE=1 (three 128-bit key sets)")
+		t.Skip("opt-in: HCC_FHEW_MULTI_NOISE=1 (four 128-bit key sets)")
 	}
-	for _, lit := range []ParamsLiteral{STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G} {
+	for _, lit := range []ParamsLiteral{STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G, STD128_P8_Q28} {
 		k := kitFor(t, lit)
 		p := k.p
 		sc := NewScratch(p)
