@@ -56,7 +56,8 @@ type Stats struct {
 	// CPU is the process's CPU time (user + system, all threads, the
 	// garbage collector included) received between the start and the end of
 	// the run, from getrusage(RUSAGE_SELF); CPUKnown is false on platforms
-	// without it.
+	// without it. It is the whole process's: runs going on at the same time
+	// in one process (a cluster worker's) each count the others' CPU too.
 	CPU      time.Duration
 	CPUKnown bool
 	Threads  int
