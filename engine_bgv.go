@@ -95,9 +95,11 @@ func (e bgvEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Cir
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := s.(*bgvScheme).pr.LevelForCircuit(d); err != nil {
+		level, err := s.(*bgvScheme).pr.LevelForCircuit(d)
+		if err != nil {
 			return nil, nil, err
 		}
+		cfg.level.set(level)
 		return d, s, nil
 	}
 	for i, name := range bgvAutoSets {
@@ -109,10 +111,12 @@ func (e bgvEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Cir
 		if s.slots() < instances && !last {
 			continue
 		}
-		if _, err = s.(*bgvScheme).pr.LevelForCircuit(d); err == nil || last {
+		var level int
+		if level, err = s.(*bgvScheme).pr.LevelForCircuit(d); err == nil || last {
 			if err != nil {
 				return nil, nil, err
 			}
+			cfg.level.set(level)
 			return d, s, nil
 		}
 	}

@@ -264,3 +264,6 @@ func (l *levelCache) get(f func() (int, error)) (int, error) {
 	l.once.Do(func() { l.level, l.err = f() })
 	return l.level, l.err
 }
+
+// set records a value computed elsewhere (a no-op once one is known).
+func (l *levelCache) set(level int) { l.get(func() (int, error) { return level, nil }) }

@@ -176,6 +176,9 @@ func (p *Program) originName() string {
 type compileConfig struct {
 	observe       func(pass, summary string)
 	interfaceOnly bool
+	// level receives what the engine's compile already computed (BGV:
+	// the input level of the noise simulation), for the program.
+	level *levelCache
 }
 
 // InterfaceOnly makes Compile skip the engine's passes where the client
@@ -277,6 +280,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		p.hash = p.computeHash()
 		return p, nil
 	}
+	cfg.level = &levelCache{}
 	d, s, err := e.compile(c, t, cfg)
 	if err != nil {
 		return nil, err
@@ -285,7 +289,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: &levelCache{}}
+	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()
 	return p, nil
