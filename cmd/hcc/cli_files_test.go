@@ -140,7 +140,8 @@ func TestProgramFiles(t *testing.T) {
 			if got := stdoutOf(must(append([]string{"sim", "TMP/mix.hcp"}, ins...)...)); got != sim {
 				t.Errorf("sim of the program:\n%s\nwant\n%s", got, sim)
 			}
-			if got := stdoutOf(must(append(append([]string{"run", "TMP/mix.hcp", "--check"}, ins...), set...)...)); got != sim {
+			// run takes the program's engine and set without flags.
+			if got := stdoutOf(must(append([]string{"run", "TMP/mix.hcp", "--check"}, ins...)...)); got != sim {
 				t.Errorf("run of the program:\n%s\nwant\n%s", got, sim)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, "mix.hcp"))

@@ -31,8 +31,10 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	if err := w.checkCheap(); err != nil {
 		return err
 	}
-	if _, err := hcc.LookupEngine(w.backend); err != nil {
-		return err
+	if w.backend != "" {
+		if _, err := hcc.LookupEngine(w.backend); err != nil {
+			return err
+		}
 	}
 	if err := checkBatchReadable(w.batch); err != nil {
 		return err

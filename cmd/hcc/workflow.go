@@ -46,7 +46,9 @@ func (w *workflowFlags) parityFailureFlag(fs *flag.FlagSet) {
 }
 
 func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
-	fs.StringVar(&w.backend, "backend", hcc.DefaultEngine, "encrypted `backend`: "+engineList())
+	// The default is empty, not hcc.DefaultEngine, so that a compiled
+	// program (.hcp) brings its own engine unless --backend names one.
+	fs.StringVar(&w.backend, "backend", "", "encrypted `backend`: "+engineList()+"; default "+hcc.DefaultEngine+", or a compiled program's own")
 	fs.StringVar(&w.params, "params", "", "parameter `set`; "+paramsHelp())
 	fs.BoolVar(&w.insecure, "insecure", false, "allow the insecure Toy parameter sets (tests and demos only)")
 }
