@@ -122,7 +122,7 @@ func TestProgramFiles(t *testing.T) {
 				return got
 			}
 			must(append([]string{"compile", "testdata/small.hdl", "-circuit", "mix", "-o", "TMP/mix.hcp"}, set...)...)
-			must(append([]string{"keygen", "-o", "TMP/keys"}, set...)...)
+			must("keygen", "-o", "TMP/keys", "--for", "TMP/mix.hcp") // the program's engine and set
 			ins := []string{"--in", "x=-100", "--in", "y=0x9c", "--in", "v=3,15"}
 			must(append([]string{"encrypt", "--key", "TMP/keys/secret.key", "TMP/mix.hcp", "-o", "TMP/in.ct"}, ins...)...)
 			got := must("eval", "--eval-key", "TMP/keys/eval.key", "TMP/mix.hcp", "TMP/in.ct", "-o", "TMP/out.ct")

@@ -16,6 +16,7 @@ func keygenCommand() *command {
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			w.backendFlags(fs)
 			outFlag(fs, e, "write the keys to directory `DIR` (created if missing)")
+			fs.StringVar(&w.program, "for", "", "generate keys for the engine and parameter set of the compiled program `FILE` (.hcp from hcc compile --backend)")
 			fs.BoolVar(&w.force, "force", false, "overwrite existing key files in DIR (every ciphertext made under the old key becomes undecryptable)")
 		},
 	}
@@ -29,8 +30,19 @@ func runKeygen(e *cmdEnv, w *workflowFlags) error {
 	if err := hcc.CheckKeyDir(e.out, w.force); err != nil {
 		return err
 	}
+	t := hcc.Target{Engine: w.backend, Params: w.params, Insecure: w.insecure}
+	if w.program != "" {
+		p, err := hcc.ReadProgramFile(w.program)
+		if err != nil {
+			return err
+		}
+		if t.Engine != "" && t.Engine != p.Target().Engine || t.Params != "" && t.Params != p.Target().Params {
+			return fmt.Errorf("%s is a program for %s/%s; --backend and --params say otherwise", w.program, p.Target().Engine, p.Target().Params)
+		}
+		t = p.Target()
+	}
 	t0 := time.Now()
-	ck, sk, err := hcc.GenerateKeysFor(hcc.Target{Engine: w.backend, Params: w.params, Insecure: w.insecure})
+	ck, sk, err := hcc.GenerateKeysFor(t)
 	if err != nil {
 		return err
 	}

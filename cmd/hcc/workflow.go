@@ -29,6 +29,7 @@ type workflowFlags struct {
 	check     bool
 	batch     string // --batch FILE: one input set per line
 	force     bool
+	program   string // keygen --for: a compiled program file
 	instances int
 	// parityFailure is --parity-failure: log2 of the per-bootstrap failure
 	// bound that sets FHEW's PARITY width.
