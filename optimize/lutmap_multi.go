@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"container/heap"
 	"fmt"
 	"sort"
 
@@ -18,10 +19,10 @@ import (
 //     MUX, PARITY, or nodes already grouped) whose leaf union has at most
 //     MaxMultiLUTInputs nodes, and the target evaluates all their functions
 //     over the union in one blind rotation (CanEvalMultiLUT);
-//   - the group is emitted where its last member was, so every consumer of
-//     every member must come after that member (then moving the earlier
-//     members down keeps the order topological: each edge still points
-//     forward);
+//   - no member's output may reach another member (findGroups searches
+//     forward from the members); the circuit is re-sorted with every group
+//     as one unit, and groups that close a cycle through other groups are
+//     split again (emitGroups);
 //   - extractions are noisier than bootstrap outputs (the factor t_h
 //     multiplies the blind-rotation noise), so after merging, the target's
 //     per-node failure (NodeFailureLog2) is checked against its bound, and
@@ -82,23 +83,28 @@ func mergeMulti(c *ir.Circuit, mt MultiLUTTarget) (*ir.Circuit, error) {
 	}
 	groups := findGroups(c, mt)
 	for round := 0; ; round++ {
-		out, origin, err := emitGroups(c, groups)
+		out, origin, cyclic, err := emitGroups(c, groups)
 		if err != nil {
 			return nil, err
+		}
+		if len(cyclic) > 0 { // split the groups on cycles and try again
+			for _, g := range cyclic {
+				groups[g] = nil
+			}
+			continue
 		}
 		after, err := mt.NodeFailureLog2(out)
 		if err != nil {
 			return nil, err
 		}
-		bad := badGroups(c, out, origin, groups, before, after, mt)
-		if len(bad) == 0 || round == 8 {
-			if len(bad) != 0 { // give up merging what still violates
-				for _, g := range bad {
-					groups[g] = nil
-				}
-				return emitGroupsOnly(c, groups)
-			}
+		bad := badGroups(out, origin, groups, before, after, mt)
+		if len(bad) == 0 {
 			return out, nil
+		}
+		if round >= 8 { // give up merging what still violates
+			for g := range groups {
+				groups[g] = nil
+			}
 		}
 		for _, g := range bad {
 			groups[g] = nil
@@ -106,14 +112,9 @@ func mergeMulti(c *ir.Circuit, mt MultiLUTTarget) (*ir.Circuit, error) {
 	}
 }
 
-func emitGroupsOnly(c *ir.Circuit, groups []*mergeGroup) (*ir.Circuit, error) {
-	out, _, err := emitGroups(c, groups)
-	return out, err
-}
-
 // badGroups returns the groups (indices) with an output that reaches a
 // node whose failure is over its bound after merging but was not before.
-func badGroups(c, out *ir.Circuit, origin []ir.NodeID, groups []*mergeGroup, before, after []float64, mt MultiLUTTarget) []int {
+func badGroups(out *ir.Circuit, origin []ir.NodeID, groups []*mergeGroup, before, after []float64, mt MultiLUTTarget) []int {
 	groupOf := map[ir.NodeID]int{}
 	for g, gr := range groups {
 		if gr == nil {
@@ -164,7 +165,13 @@ func mergeable(n *ir.Node, max int) bool {
 	return false
 }
 
-// findGroups is the greedy grouping in program order.
+// findGroups is the greedy grouping in program order: candidates for a
+// group are the later nodes reading one of its leaves, tried in program
+// order; one joins if the tables still share a weighted sum and no
+// member's output reaches it (a forward search from the members, which
+// stays below the candidate's index and gives up after maxPathSearch
+// nodes). Paths through other groups can still close a cycle; emitGroups
+// finds those and mergeMulti splits the groups involved.
 func findGroups(c *ir.Circuit, mt MultiLUTTarget) []*mergeGroup {
 	K := min(mt.MaxMultiLUTInputs(), ir.MaxMLUTInputs)
 	fanouts := make([][]ir.NodeID, len(c.Nodes))
@@ -173,16 +180,35 @@ func findGroups(c *ir.Circuit, mt MultiLUTTarget) []*mergeGroup {
 			fanouts[f] = append(fanouts[f], ir.NodeID(i))
 		}
 	}
-	// minConsumer[x] is the smallest index reading x (len(c.Nodes) if none;
-	// outputs do not constrain the order).
-	minConsumer := make([]int, len(c.Nodes))
-	for i := range minConsumer {
-		minConsumer[i] = len(c.Nodes)
-		for _, f := range fanouts[i] {
-			minConsumer[i] = min(minConsumer[i], int(f))
-		}
-	}
 	grouped := make([]bool, len(c.Nodes))
+	mark := make([]int32, len(c.Nodes)) // search stamps
+	stamp := int32(0)
+	var stack []ir.NodeID
+	// reaches reports whether a path leads from a member to b (or the
+	// search is too large to tell).
+	reaches := func(members []ir.NodeID, b ir.NodeID) bool {
+		stamp++
+		stack = append(stack[:0], members...)
+		visited := 0
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, y := range fanouts[x] {
+				if y == b {
+					return true
+				}
+				if y > b || mark[y] == stamp {
+					continue
+				}
+				mark[y] = stamp
+				if visited++; visited > maxPathSearch {
+					return true
+				}
+				stack = append(stack, y)
+			}
+		}
+		return false
+	}
 	var groups []*mergeGroup
 	var cands []ir.NodeID
 	for a := range c.Nodes {
@@ -204,10 +230,9 @@ func findGroups(c *ir.Circuit, mt MultiLUTTarget) []*mergeGroup {
 		if len(cands) > maxMergeCandidates {
 			cands = cands[:maxMergeCandidates]
 		}
-		earliest := minConsumer[a] // the group sits at its last member: all consumers must follow it
 		for _, b := range cands {
 			nb := &c.Nodes[b]
-			if grouped[b] || !mergeable(nb, K) || int(b) >= earliest {
+			if grouped[b] || !mergeable(nb, K) {
 				continue
 			}
 			u := sortedUnique(append(append([]ir.NodeID(nil), g.leaves...), nb.In...))
@@ -219,23 +244,13 @@ func findGroups(c *ir.Circuit, mt MultiLUTTarget) []*mergeGroup {
 				tables = append(tables, nodeTableOver(&c.Nodes[x], u))
 			}
 			tables = append(tables, nodeTableOver(nb, u))
-			if !mt.CanEvalMultiLUT(tables, len(u)) {
+			if !mt.CanEvalMultiLUT(tables, len(u)) || reaches(g.members, b) {
 				continue
 			}
 			g.members = append(g.members, b)
 			g.leaves, g.tables = u, tables
-			earliest = min(earliest, minConsumer[b])
 		}
 		if len(g.members) < 2 {
-			continue
-		}
-		// Consumers of earlier members must follow the last member.
-		last := int(g.members[len(g.members)-1])
-		ok := true
-		for _, x := range g.members {
-			ok = ok && minConsumer[x] > last
-		}
-		if !ok {
 			continue
 		}
 		for _, x := range g.members {
@@ -245,6 +260,9 @@ func findGroups(c *ir.Circuit, mt MultiLUTTarget) []*mergeGroup {
 	}
 	return groups
 }
+
+// maxPathSearch bounds findGroups' reachability search per candidate.
+const maxPathSearch = 4096
 
 // nodeTableOver is n's function over leaves (sorted; a superset of n.In).
 func nodeTableOver(n *ir.Node, leaves []ir.NodeID) uint64 {
@@ -278,62 +296,87 @@ func sortedUnique(xs []ir.NodeID) []ir.NodeID {
 }
 
 // emitGroups writes c with every group as one MLUT (its first member) and
-// MOUTs (the others) at the place of its last member; origin maps each new
-// node to the old node it computes (-1 for none).
-func emitGroups(c *ir.Circuit, groups []*mergeGroup) (*ir.Circuit, []ir.NodeID, error) {
+// MOUTs (the others); origin maps each new node to the old node it computes
+// (-1 for none). Nodes are ordered by a topological sort of the graph with
+// each group contracted to one unit, taking the ready unit whose last
+// member comes first (program order where nothing moved). If groups close
+// a cycle, it returns them in cyclic and no circuit.
+func emitGroups(c *ir.Circuit, groups []*mergeGroup) (out *ir.Circuit, origin []ir.NodeID, cyclic []int, err error) {
 	n := len(c.Nodes)
-	key := make([]int, n)
-	groupOf := make([]int, n)
-	for i := range key {
-		key[i], groupOf[i] = i, -1
+	unit := make([]int, n) // unit id: the node's own index, or n + group index
+	for i := range unit {
+		unit[i] = i
 	}
 	for g, gr := range groups {
 		if gr == nil {
 			continue
 		}
-		last := int(gr.members[len(gr.members)-1])
 		for _, x := range gr.members {
-			key[x], groupOf[x] = last, g
+			unit[x] = n + g
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	nu := n + len(groups)
+	key := make([]int, nu) // the unit's last node
+	size := make([]int, nu)
+	for i := 0; i < n; i++ {
+		size[unit[i]]++
+		key[unit[i]] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return key[order[a]] < key[order[b]] })
-	out := &ir.Circuit{Name: c.Name}
+	indeg := make([]int, nu)
+	succ := make([][]int, nu)
+	for i := range c.Nodes {
+		for _, f := range c.Nodes[i].In {
+			if uf, ui := unit[f], unit[i]; uf != ui {
+				succ[uf] = append(succ[uf], ui)
+				indeg[ui]++
+			}
+		}
+	}
+	ready := &unitHeap{key: key}
+	units := 0
+	for u := 0; u < nu; u++ {
+		if size[u] == 0 {
+			continue
+		}
+		units++
+		if indeg[u] == 0 {
+			heap.Push(ready, u)
+		}
+	}
+	out = &ir.Circuit{Name: c.Name}
 	newID := make([]ir.NodeID, n)
-	var origin []ir.NodeID
-	emitted := make([]bool, len(groups))
 	add := func(nd ir.Node, from ir.NodeID) ir.NodeID {
 		out.Nodes = append(out.Nodes, nd)
 		origin = append(origin, from)
 		return ir.NodeID(len(out.Nodes) - 1)
 	}
-	for _, i := range order {
-		nd := c.Nodes[i]
-		g := groupOf[i]
-		if g < 0 {
+	done := 0
+	for ready.Len() > 0 {
+		u := heap.Pop(ready).(int)
+		done++
+		for _, v := range succ[u] {
+			if indeg[v]--; indeg[v] == 0 {
+				heap.Push(ready, v)
+			}
+		}
+		if u < n {
+			nd := c.Nodes[u]
 			in := make([]ir.NodeID, len(nd.In))
 			for j, f := range nd.In {
 				in[j] = newID[f]
 			}
 			nd.In = in
-			newID[i] = add(nd, ir.NodeID(i))
+			newID[u] = add(nd, ir.NodeID(u))
 			continue
 		}
-		if emitted[g] {
-			continue
-		}
-		emitted[g] = true
-		gr := groups[g]
+		gr := groups[u-n]
 		leaves := make([]ir.NodeID, len(gr.leaves))
 		for j, l := range gr.leaves {
 			leaves[j] = newID[l]
 		}
 		packed, ok := ir.PackMLUT(gr.tables, len(leaves))
 		if !ok {
-			return nil, nil, fmt.Errorf("optimize: internal error in pass \"multi-lut\": group tables do not pack")
+			return nil, nil, nil, fmt.Errorf("optimize: internal error in pass \"multi-lut\": group tables do not pack")
 		}
 		root := add(ir.Node{Op: ir.OpMLUT, In: leaves, Table: packed, Pos: c.Nodes[gr.members[0]].Pos}, gr.members[0])
 		newID[gr.members[0]] = root
@@ -342,12 +385,36 @@ func emitGroups(c *ir.Circuit, groups []*mergeGroup) (*ir.Circuit, []ir.NodeID, 
 			newID[x] = add(ir.Node{Op: ir.OpMOut, In: in, Table: gr.tables[j+1], Pos: c.Nodes[x].Pos}, x)
 		}
 	}
+	if done < units { // the rest sits on cycles through groups (or behind them)
+		for u := n; u < nu; u++ {
+			if size[u] > 0 && indeg[u] > 0 {
+				cyclic = append(cyclic, u-n)
+			}
+		}
+		return nil, nil, cyclic, nil
+	}
 	out.Inputs = remapBuses(c.Inputs, newID)
 	out.Outputs = remapBuses(c.Outputs, newID)
 	if err := ir.Verify(out); err != nil {
-		return nil, nil, fmt.Errorf("optimize: internal error in pass \"multi-lut\": %w", err)
+		return nil, nil, nil, fmt.Errorf("optimize: internal error in pass \"multi-lut\": %w", err)
 	}
-	return out, origin, nil
+	return out, origin, nil, nil
+}
+
+// unitHeap orders ready units by their last node.
+type unitHeap struct {
+	key []int
+	u   []int
+}
+
+func (h *unitHeap) Len() int           { return len(h.u) }
+func (h *unitHeap) Less(i, j int) bool { return h.key[h.u[i]] < h.key[h.u[j]] }
+func (h *unitHeap) Swap(i, j int)      { h.u[i], h.u[j] = h.u[j], h.u[i] }
+func (h *unitHeap) Push(x any)         { h.u = append(h.u, x.(int)) }
+func (h *unitHeap) Pop() any {
+	x := h.u[len(h.u)-1]
+	h.u = h.u[:len(h.u)-1]
+	return x
 }
 
 func remapBuses(bs []ir.Bus, newID []ir.NodeID) []ir.Bus {
