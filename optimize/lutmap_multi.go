@@ -429,15 +429,3 @@ func remapBuses(bs []ir.Bus, newID []ir.NodeID) []ir.Bus {
 	}
 	return out
 }
-
-// multiSaved is the bootstraps a grouped circuit saves: members beyond the
-// first of every group.
-func multiSaved(c *ir.Circuit) int {
-	n := 0
-	for i := range c.Nodes {
-		if c.Nodes[i].Op == ir.OpMOut {
-			n++
-		}
-	}
-	return n
-}
