@@ -75,6 +75,8 @@ func (k fileKind) String() string {
 		return "encrypted outputs"
 	case kindProgram:
 		return "a compiled program"
+	case kindAESKey: // transcipher.go
+		return "an encrypted AES key"
 	}
 	return fmt.Sprintf("an unknown kind (%d)", uint8(k))
 }
