@@ -21,6 +21,8 @@ var (
 		LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 		LWEDim: 595, LWEModulus: 2048, LogN: 10, Q: 134215681,
 		LogBg: 5, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+		Security: "128 bits: LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary); " +
+			"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 	}
 )
 
@@ -33,23 +35,27 @@ var STD128_P8_T = ParamsLiteral{
 	LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 	LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 134215681,
 	LogBg: 6, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+	Security: "128 bits: LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary); " +
+		"ring log Q = 27 at N = 1024 = the HE standard's 128-bit bound",
 }
 
 // STD128_P8_Q28 is STD128_LOWFAIL3_T (P = 8, Signed, B_g = 2^7, three
 // digits) on the 28-bit ring modulus of STD128_LMKCDEY_G: relative to Q the
 // gadget digits are four times smaller, so the blind-rotation noise is a
 // quarter of STD128_LOWFAIL3_T's at the same cost (⌈28/7⌉ - 1 = 3 digits
-// still). Security: the LWE part is OpenFHE v1.5.1's STD128_3 (as
-// STD128_LOWFAIL_T's); the ring part (N = 1024, Q = 268369921, ternary) is
-// OpenFHE 1.2.0's STD128_LMKCDEY, the seed paper's Table 2 set, which
-// OpenFHE rates 128-bit. Note that the HE standard's table for ternary
-// secrets allows 27 bits at N = 1024 for 128-bit security, so this ring
-// relies on OpenFHE's rating, like STD128_LMKCDEY_G.
+// still). It is BELOW hcc's 128-bit target: the HE standard's table for
+// ternary secrets allows 27 bits at N = 1024, so the ring part (N = 1024,
+// Q = 268369921) gives about 123 bits, as STD128_LMKCDEY_G's; kept to
+// record what a 28-bit ring would buy (docs/fhew-luts.md), never chosen
+// by default.
 var STD128_P8_Q28 = ParamsLiteral{
 	Name: "STD128_P8_Q28", Method: MethodSigned,
 	LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 	LWEDim: 595, LWEModulus: 1024, LogN: 10, Q: 268369921,
 	LogBg: 7, DropLowestDigit: true, QKS: 1 << 16, LogBKS: 6, Window: 10, Slots: 8,
+	BelowTarget: true,
+	Security: "below 128 bits: ring log Q = 28 > 27 (HE standard, N = 1024, ternary), about 123 bits, " +
+		"as STD128_LMKCDEY_G; LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary)",
 }
 
 // ToySlots8G is ToyGINX with P = 8, to test GINX multi-output bootstraps
@@ -59,6 +65,7 @@ var ToySlots8G = ParamsLiteral{
 	LWESecret: SecretTernary, RLWESecret: SecretTernary, Sigma: 3.19,
 	LWEDim: 64, LWEModulus: 1024, LogN: 9, Q: 134215681,
 	LogBg: 9, DropLowestDigit: true, QKS: 1 << 14, LogBKS: 5, Window: 1, Slots: 8, Insecure: true,
+	Security: "none: toy set for tests (and --insecure) only",
 }
 
 func init() {
