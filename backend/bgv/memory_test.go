@@ -108,37 +108,34 @@ func memoryCircuits(t *testing.T, pr *Params, n int) []*ir.Circuit {
 	return out
 }
 
-// encryptFor encrypts the bits in (nil: zeros) for c at the lowest level
-// from which those very ciphertexts pass CheckInputs. That can be above
-// LevelForCircuit, whose fresh states all share one ancestry bit: on one of
-// memoryCircuits' circuits the encryptor's own ancestry bits need a level
-// more (reported with the memory estimate's commit).
+// encryptFor encrypts the bits in (nil: zeros) for c at LevelForCircuit's
+// level, where the Encryptor's ciphertexts pass CheckInputs (their states
+// are FreshState's; TestLevelForCircuitRealInputs).
 func encryptFor(t *testing.T, pr *Params, en *Encryptor, c *ir.Circuit, in []uint64) (int, []backend.Ciphertext, int64) {
 	t.Helper()
 	level, err := pr.LevelForCircuit(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ; ; level++ {
-		cts := make([]backend.Ciphertext, c.NumInputBits())
-		typed := make([]*Ciphertext, len(cts))
-		var bytes int64
-		pt := NewBinaryPoly(pr.N())
-		for i := range cts {
-			clear(pt)
-			if in != nil {
-				pt[0] = in[i] // the constant polynomial: the bit in every slot
-			}
-			ct, err := en.EncryptAtLevel(pt, level)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cts[i], typed[i], bytes = ct, ct, bytes+ctBytes(ct)
+	cts := make([]backend.Ciphertext, c.NumInputBits())
+	typed := make([]*Ciphertext, len(cts))
+	var bytes int64
+	pt := NewBinaryPoly(pr.N())
+	for i := range cts {
+		clear(pt)
+		if in != nil {
+			pt[0] = in[i] // the constant polynomial: the bit in every slot
 		}
-		if err := pr.CheckInputs(c, typed); err == nil || level == pr.MaxLevel() {
-			return level, cts, bytes
+		ct, err := en.EncryptAtLevel(pt, level)
+		if err != nil {
+			t.Fatal(err)
 		}
+		cts[i], typed[i], bytes = ct, ct, bytes+ctBytes(ct)
 	}
+	if err := pr.CheckInputs(c, typed); err != nil {
+		t.Fatalf("inputs at LevelForCircuit's level %d: %v", level, err)
+	}
+	return level, cts, bytes
 }
 
 // TestEstimateMemoryMatchesRun runs circuits on real ciphertexts at a toy

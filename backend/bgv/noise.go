@@ -35,8 +35,10 @@ import (
 // The estimate is therefore an interval [lo, hi] of energies: lo with
 // w_a·w_b for every product (the independent case), hi with
 //
-//   - 2·w_a·w_b for operands of disjoint descent (a Bloom filter of the
-//     fresh encryptions each noise derives from) when one is fresh;
+//   - 2·w_a·w_b for operands of disjoint descent (a filter of what each
+//     noise derives from: fresh encryptions, which all carry one bit, see
+//     freshNoise, and the secret s of rounding terms) when one is fresh,
+//     i.e. a fresh noise times that of a public constant;
 //   - 8·w_a·w_b when both are computed (their noises hold products of the
 //     shared e and s, whose moments grow), when they may share noise
 //     (squares, carries), or when both carry a sizeable rounding term (the
@@ -87,8 +89,10 @@ type NoiseEstimate struct {
 	hi, lo   float64 // log2 of the pessimistic and optimistic energies
 	set      bool
 	computed bool // the noise went through a product (not a fresh encryption)
-	// anc is a Bloom filter of the fresh encryptions the noise descends
-	// from (one random bit each).
+	// anc is a filter of what the noise descends from: freshBit (every
+	// fresh encryption) and secretBit (sizeable rounding terms). It has
+	// room for a Bloom filter of distinct encryptions, as the serialized
+	// format keeps, but freshNoise says why fresh encryptions share a bit.
 	anc [4]uint64
 }
 
@@ -187,20 +191,38 @@ func (a NoiseEstimate) withConstant() NoiseEstimate {
 	return out
 }
 
-// freshNoise is the noise of a fresh encryption with filter bit id:
-// symmetric 2e + μ, public key 2(e·u + e_0 + e_1·s) + μ, u and s ternary
-// (variance 2/3); μ has second moment at most 1/2.
-func (pr *Params) freshNoise(public bool, id uint8) NoiseEstimate {
+// freshNoise is the noise of a fresh encryption: symmetric 2e + μ, public
+// key 2(e·u + e_0 + e_1·s) + μ, u and s ternary (variance 2/3); μ has
+// second moment at most 1/2. Every fresh encryption carries the same filter
+// bit, freshBit, so that the Encryptor's ciphertexts have exactly the
+// state the simulation gives inputs (FreshState).
+//
+// Distinct bits per encryption (once drawn at random) give lower estimates
+// at every operation, but the noise policy is not monotone in the
+// estimate: mulPlan switches an operand whose interval is wider than
+// resetBits down to the rounding floor, so shared ancestry resets noises
+// that distinct bits leave at their level, where a later product then has
+// to drop two levels at once. Distinct bits could thus need a prime more
+// than the simulation of shared ones, and a circuit that CheckCircuitAt
+// accepted at LevelForCircuit's level was refused by CheckInputs on the
+// real inputs (TestNoisePolicyNotMonotone: 3 inputs, 9 products). Shared
+// ancestry is the pessimistic case of every single rule (a product of
+// operands that may share noise gets 8·w_a·w_b, a sum the ρ term), so the
+// estimate still bounds the noise; circuits with more than a few dozen
+// inputs saturated the random filter anyway.
+func (pr *Params) freshNoise(public bool) NoiseEstimate {
 	m := float64(pr.m)
 	v := 4*errorVariance + 0.5
 	if public {
 		v += 2 * 4 * errorVariance * m * 2 / 3
 	}
 	a := exact(math.Log2(m * v))
-	a.anc[id>>6] = 1 << (id & 63)
-	a.anc[3] &^= secretBit // reserved
+	a.anc[0] = freshBit
 	return a
 }
+
+// freshBit is the filter bit of every fresh encryption (see freshNoise).
+const freshBit = 1
 
 // floorLogEnergy is the energy of the rounding noise of a division by an odd
 // modulus (modulus switching, key switching): δ_0/p + (δ_1/p)·s.
@@ -360,7 +382,7 @@ func (pr *Params) DepthAvailable() int { return pr.DepthAvailableAt(pr.MaxLevel(
 // (Encryptor.EncryptAtLevel): fresh noise, fewer primes.
 func (pr *Params) DepthAvailableAt(t int) int {
 	t = max(0, min(t, pr.MaxLevel()))
-	a := pr.freshNoise(true, 0).scaled(depthAddBits)
+	a := pr.freshNoise(true).scaled(depthAddBits)
 	for depth := 0; ; depth++ {
 		nt, na, ok := pr.mulPlan(a, t, a, t, true)
 		if !ok {

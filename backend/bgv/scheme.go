@@ -287,7 +287,11 @@ func (en *Encryptor) encryptTo(pt BinaryPoly, L int, ct *Ciphertext) {
 		r.MulAdd(en.pk.A, u, c1)
 	}
 	r.Add(c0, mu, c0)
-	ct.Noise = en.params.freshNoise(en.sk == nil, uint8(en.sampler.rng.Uint64()))
+	// This draw was the ciphertext's random ancestry bit; it stays so that
+	// seeded samplers reproduce earlier keys and ciphertexts. Every fresh
+	// encryption now has the same estimate, FreshState's (see freshNoise).
+	en.sampler.rng.Uint64()
+	ct.Noise = en.params.freshNoise(en.sk == nil)
 }
 
 // EncryptAtLevel returns a fresh ciphertext of pt at level t: distributed as

@@ -72,12 +72,13 @@ func (pr *Params) decrypts(s NoiseState) bool {
 
 // FreshState is the state of a fresh secret-key encryption at level t (as
 // hcc's client encrypts; public-key encryptions are noisier, see
-// CheckInputs). All such states share one ancestry bit, so that every sum
-// and product of them is taken as sharing noise: the pessimistic case of
-// the encryptor's random ancestry bits, which a circuit with more than a
-// few dozen inputs mostly reaches anyway.
+// CheckInputs): exactly the state of the Encryptor's ciphertexts
+// (EncryptAtLevel), so that CheckInputs on them is CheckCircuitAt(c, t),
+// and LevelForCircuit's level suffices for them. All fresh encryptions
+// share one ancestry bit, so that every sum and product of them is taken
+// as sharing noise (freshNoise says why the bits are not distinct).
 func (pr *Params) FreshState(t int) NoiseState {
-	return NoiseState{Level: t, Noise: pr.freshNoise(false, 0)}
+	return NoiseState{Level: t, Noise: pr.freshNoise(false)}
 }
 
 // simArith is gateArith on noise states; failed is the state of the last
@@ -293,7 +294,9 @@ func (pr *Params) freshInputs(c *ir.Circuit, t int) []NoiseState {
 // LevelForCircuit returns the lowest level at which fresh inputs run c to
 // the end by the noise model (CheckCircuitAt), the top level's *NoiseError
 // if none does. Inputs encrypted there make every product cheaper and the
-// ciphertexts smaller.
+// ciphertexts smaller. Secret-key encryptions at that level (hcc's client)
+// pass CheckInputs, since their states are FreshState's; public-key ones
+// are noisier and often need a level more (check them with CheckInputs).
 func (pr *Params) LevelForCircuit(c *ir.Circuit) (int, error) {
 	if err := pr.CheckCircuit(c); err != nil {
 		return 0, err
