@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 func encryptCommand() *command {
@@ -37,8 +38,8 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	var set *inputSets
-	p, err := program(e, w.target(e, ck.Engine(), ck.Params(), true), false,
-		func(p *hcc.Program) (err error) { set, err = readInputs(e, p, w.batch); return err })
+	p, err := programWithInputs(e, w.target(e, ck.Engine(), ck.Params(), true), false,
+		func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
 	if err != nil {
 		return err
 	}

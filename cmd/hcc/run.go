@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 func runCommand() *command {
@@ -41,7 +42,7 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	}
 	t := w.target(e, w.backend, w.params, w.insecure)
 	var set *inputSets
-	p, err := program(e, t, true, func(p *hcc.Program) (err error) { set, err = readInputs(e, p, w.batch); return err })
+	p, err := programWithInputs(e, t, true, func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
 	if err != nil {
 		return err
 	}

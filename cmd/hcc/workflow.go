@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/ir"
 	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
@@ -106,13 +107,22 @@ func (w *workflowFlags) target(e *cmdEnv, engine, params string, insecure bool) 
 }
 
 // program compiles the command's circuit argument for t, or reads it when
-// it is a compiled program (.hcp). check, if set, runs on the program's
-// interface before the engine's passes (the cheap checks: inputs,
-// ciphertexts against the circuit and key). The server side (eval, run)
-// then compiles in full and reports on stderr; the client side (encrypt,
-// decrypt) stops at the interface where the engine allows it
-// (hcc.InterfaceOnly) and stays quiet.
+// it is a compiled program (.hcp). The cheap checks run before the
+// engine's passes: inputs, if set, on the loaded circuit (parsing --in or
+// --batch), then check, if set, on the program's interface (ciphertexts
+// against the circuit and key). The server side (eval, run) then compiles
+// in full and reports on stderr; the client side (encrypt, decrypt) stops
+// at the interface where the engine allows it (hcc.InterfaceOnly) and
+// stays quiet.
 func program(e *cmdEnv, t hcc.Target, server bool, check func(*hcc.Program) error) (*hcc.Program, error) {
+	return programWithInputs(e, t, server, nil, check)
+}
+
+// programWithInputs is program with the inputs check first.
+func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Circuit) error, check func(*hcc.Program) error) (*hcc.Program, error) {
+	if inputs == nil {
+		inputs = func(*ir.Circuit) error { return nil }
+	}
 	if check == nil {
 		check = func(*hcc.Program) error { return nil }
 	}
@@ -123,6 +133,9 @@ func program(e *cmdEnv, t hcc.Target, server bool, check func(*hcc.Program) erro
 		}
 		p, err := hcc.Compile(hcc.File(path), hcc.Target{Engine: t.Engine, Params: t.Params})
 		if err != nil {
+			return nil, err
+		}
+		if err := inputs(p.Circuit()); err != nil {
 			return nil, err
 		}
 		if err := check(p); err != nil {
@@ -136,6 +149,9 @@ func program(e *cmdEnv, t hcc.Target, server bool, check func(*hcc.Program) erro
 	t0 := time.Now()
 	c, err := hcc.LoadCircuit(hcc.Source{Name: path, Circuit: e.circuit}, t.Style)
 	if err != nil {
+		return nil, err
+	}
+	if err := inputs(c); err != nil {
 		return nil, err
 	}
 	src := hcc.FromCircuit(c)
@@ -165,10 +181,11 @@ type inputSets struct {
 	batch  bool
 }
 
-// readInputs parses --in, or the --batch file (errors name the path given).
-func readInputs(e *cmdEnv, p *hcc.Program, batch string) (*inputSets, error) {
+// readInputs parses --in, or the --batch file (errors name the path given),
+// for the inputs of c.
+func readInputs(e *cmdEnv, c *ir.Circuit, batch string) (*inputSets, error) {
 	if batch == "" {
-		v, err := p.ParseInputs(e.ins...)
+		v, err := hcc.ParseInputs(c, e.ins...)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +199,7 @@ func readInputs(e *cmdEnv, p *hcc.Program, batch string) (*inputSets, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := hcc.ParseBatch(p.Circuit(), f, batch)
+	b, err := hcc.ParseBatch(c, f, batch)
 	if err != nil {
 		return nil, err
 	}
