@@ -9,12 +9,21 @@ import (
 
 func decryptCommand() *command {
 	w := &workflowFlags{}
+	var length int
 	return &command{
-		name: "decrypt", args: "CIRCUIT OUT.ct", nargs: 2, doc: "decrypt an evaluated ciphertext file and print the named outputs",
-		run: func(e *cmdEnv) error { return runDecrypt(e, w) },
+		name: "decrypt", args: "[CIRCUIT] OUT.ct", nargs: 2, minArgs: 1,
+		doc: "decrypt an evaluated ciphertext file and print the named outputs (-o: write 16-byte records as bytes)",
+		run: func(e *cmdEnv) error {
+			if e.out != "" || len(e.args) == 1 { // transcipher.go
+				return runDecryptRecords(e, w, length)
+			}
+			return runDecrypt(e, w)
+		},
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			circuitFlags(fs, e)
 			fs.StringVar(&w.key, "key", "", "secret key `FILE` (DIR/secret.key from hcc keygen)")
+			outFlag(fs, e, "write the records of a 16-byte-record ciphertext file (hcc transcipher eval, or outputs of a u8[16]/128-bit output) to `FILE` as bytes; without CIRCUIT the built-in record program")
+			fs.IntVar(&length, "length", 0, "with -o: keep the first `N` bytes (the AES-CTR data's length; the rest of a partial last record is keystream)")
 		},
 	}
 }

@@ -10,11 +10,13 @@ import (
 
 func keygenCommand() *command {
 	w := &workflowFlags{}
+	var transcipher bool
 	return &command{
 		name: "keygen", doc: "generate a key pair: DIR/secret.key (client only) and DIR/eval.key (for the server)",
-		run: func(e *cmdEnv) error { return runKeygen(e, w) },
+		run: func(e *cmdEnv) error { return runKeygen(e, w, hcc.KeyOptions{Transcipher: transcipher}) },
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			w.backendFlags(fs)
+			fs.BoolVar(&transcipher, "transcipher", false, "bgv: add the keys hcc transcipher needs (7 Frobenius automorphism keys, about 650 MB more eval key at M65537)")
 			outFlag(fs, e, "write the keys to directory `DIR` (created if missing)")
 			fs.StringVar(&w.program, "for", "", "generate keys for the engine and parameter set of the compiled program `FILE` (.hcp from hcc compile --backend)")
 			fs.BoolVar(&w.force, "force", false, "overwrite existing key files in DIR (every ciphertext made under the old key becomes undecryptable)")
@@ -22,7 +24,7 @@ func keygenCommand() *command {
 	}
 }
 
-func runKeygen(e *cmdEnv, w *workflowFlags) error {
+func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 	if e.out == "" {
 		return fmt.Errorf("missing -o DIR")
 	}
@@ -42,7 +44,7 @@ func runKeygen(e *cmdEnv, w *workflowFlags) error {
 		t = p.Target()
 	}
 	t0 := time.Now()
-	ck, sk, err := hcc.GenerateKeysFor(t)
+	ck, sk, err := hcc.GenerateKeysForWith(t, o)
 	if err != nil {
 		return err
 	}

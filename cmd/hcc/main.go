@@ -8,10 +8,13 @@
 //	hcc dot FILE [-o OUT.dot]
 //	hcc export-bristol FILE [-o OUT.txt]
 //	hcc export-blif FILE [-o OUT.blif]
-//	hcc keygen [--backend fhew|bgv] [--params NAME] [--insecure] [--force] -o DIR
+//	hcc keygen [--backend fhew|bgv] [--params NAME] [--insecure] [--transcipher] [--force] -o DIR
 //	hcc encrypt --key DIR/secret.key FILE (--in name=value ... | --batch FILE) -o IN.ct
 //	hcc eval --eval-key DIR/eval.key FILE IN.ct -o OUT.ct [--threads N]
 //	hcc decrypt --key DIR/secret.key FILE OUT.ct
+//	hcc decrypt --key DIR/secret.key [FILE] RECORDS.ct -o RECORDS.out [--length N]
+//	hcc transcipher encrypt-key --key DIR/secret.key --aes-key HEX [PROGRAM] -o AESKEY.ct
+//	hcc transcipher eval --eval-key DIR/eval.key --aes-key AESKEY.ct --iv HEX [PROGRAM] DATA.aes -o RECORDS.ct
 //	hcc run FILE (--in name=value ... | --batch FILE) [--backend fhew|bgv] [--params NAME] [--threads N] [--check]
 //	hcc bench fhew [--figure2] [--out DIR]
 //	hcc serve [--listen 127.0.0.1:4222] [--store DIR] [--workers N]
@@ -53,6 +56,9 @@ type command struct {
 	flags func(fs *flag.FlagSet, env *cmdEnv)
 	// nargs is the number of positional arguments when args names more than one.
 	nargs int
+	// minArgs, if set, accepts from minArgs up to nargs positional
+	// arguments (the command tells the optional ones apart).
+	minArgs int
 }
 
 // cmdEnv carries a command's parsed flags, positional arguments and output.
@@ -100,6 +106,7 @@ func commands() []*command {
 			}},
 		keygenCommand(), encryptCommand(), evalCommand(), decryptCommand(), runCommand(),
 		serveCommand(), workerCommand(), submitCommand(), // cluster_*.go: NATS JetStream scale-out
+		transcipherCommand(), // transcipher.go: AES-128-CTR data in, hcc ciphertexts out
 		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
 			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
@@ -172,7 +179,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd.args != "" {
 		want = max(1, cmd.nargs)
 	}
-	if len(pos) != want {
+	if len(pos) != want && !(cmd.minArgs > 0 && len(pos) >= cmd.minArgs && len(pos) <= want) {
 		if want == 0 {
 			fmt.Fprintf(stderr, "hcc: %s: takes no arguments, got %q\n", name, pos)
 		} else if want > 1 {
