@@ -129,6 +129,10 @@ func TestProgramFiles(t *testing.T) {
 			if !strings.Contains(got, "loaded TMP/mix.hcp") || strings.Contains(got, "compiled") {
 				t.Errorf("eval of a program recompiled:\n%s", got)
 			}
+			got = must("eval", "--eval-key", "TMP/keys/eval.key", "TMP/mix.hcp", "TMP/in.ct", "-o", "TMP/out.ct", "--parity-failure", "-40")
+			if want := "warning: --parity-failure -40 ignored: TMP/mix.hcp was compiled with -80\n"; !strings.Contains(got, want) {
+				t.Errorf("eval of a program with another --parity-failure:\n%s\nwant %q", got, want)
+			}
 			sim := stdoutOf(runHCC(t, append([]string{"sim", "testdata/small.hdl", "-circuit", "mix"}, ins...)...))
 			if got := stdoutOf(must("decrypt", "--key", "TMP/keys/secret.key", "TMP/mix.hcp", "TMP/out.ct")); got != sim {
 				t.Errorf("decrypt via the program:\n%s\nwant\n%s", got, sim)

@@ -143,6 +143,9 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		}
 		if server {
 			fmt.Fprintf(e.stderr, "loaded %s (%s for %s/%s): %s\n", path, p.Name(), p.Target().Engine, p.Target().Params, p.Summary())
+			if pf := parityBound(p.Target()); pf != parityBound(t) {
+				fmt.Fprintf(e.stderr, "warning: --parity-failure %v ignored: %s was compiled with %v\n", parityBound(t), path, pf)
+			}
 		}
 		return p, nil
 	}
@@ -173,6 +176,14 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 	}
 	fmt.Fprintf(e.stderr, "compiled %s in %v: %s\n", p.Name(), time.Since(t0).Round(time.Millisecond), p.Summary())
 	return p, nil
+}
+
+// parityBound is t's PARITY bound with the default filled in.
+func parityBound(t hcc.Target) float64 {
+	if t.ParityFailureLog2 == 0 {
+		return hcc.DefaultParityFailureLog2
+	}
+	return t.ParityFailureLog2
 }
 
 // inputSets are the instances of --in or --batch.
