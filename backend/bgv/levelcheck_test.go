@@ -12,8 +12,9 @@ import (
 	"github.com/hcc-fhe/hcc/runtime"
 )
 
-// ancestryCircuit is the smallest circuit found on which the noise policy
-// is not monotone in the inputs' ancestry (3 inputs, 9 products). With
+// ancestryCircuit is a small circuit (shrunk by hand from a random one) on
+// which the noise policy is not monotone in the inputs' ancestry: 3
+// inputs, 8 products and one XOR at ToyM257Deep. With
 // p = x0·x1, q = p·x2 and r = p·x1 computed from three fresh encryptions,
 // the product q·r sees two operands whose estimates are 6 bits of energy
 // wide when all inputs share ancestry (FreshState), so mulPlan first

@@ -205,7 +205,7 @@ func (a NoiseEstimate) withConstant() NoiseEstimate {
 // to drop two levels at once. Distinct bits could thus need a prime more
 // than the simulation of shared ones, and a circuit that CheckCircuitAt
 // accepted at LevelForCircuit's level was refused by CheckInputs on the
-// real inputs (TestNoisePolicyNotMonotone: 3 inputs, 9 products). Shared
+// real inputs (TestNoisePolicyNotMonotone: 3 inputs, 8 products). Shared
 // ancestry is the pessimistic case of every single rule (a product of
 // operands that may share noise gets 8·w_a·w_b, a sum the ρ term), so the
 // estimate still bounds the noise; circuits with more than a few dozen
