@@ -80,27 +80,29 @@ func (k *bgvSecret) encryptAESKey(key [16]byte, p *Program) ([]backend.Ciphertex
 }
 
 // aesKeyLevel is the lowest key level from which transciphering leaves
-// the records one level above p's input level: transciphered bits carry
-// more noise than the fresh encryptions LevelForCircuit assumes, and
-// their level is estimated on representative data (Eval checks the
-// actual states).
+// the records one level above p's input level (transciphered bits carry
+// more noise than the fresh encryptions LevelForCircuit assumes, and their
+// level is estimated on representative data), else the top level if that
+// reaches p's input level at all; Eval checks the actual states.
 func aesKeyLevel(a *bgvaes.AES, pr *bgv.Params, p *Program) (int, error) {
 	need, err := p.level.get(func() (int, error) { return pr.LevelForCircuit(p.circuit) })
 	if err != nil {
 		return 0, err
 	}
-	var last error
 	for t := need; t <= pr.MaxLevel(); t++ {
-		b, err := a.TranscipherLevel(t, true)
-		if err == nil && b.OutputLevel >= need+1 {
+		if b, err := a.TranscipherLevel(t, true); err == nil && b.OutputLevel >= need+1 {
 			return t, nil
 		}
-		last = err
 	}
-	if last != nil {
-		return 0, fmt.Errorf("%s cannot run after transciphering on %s: %w", p.originName(), pr.Name(), last)
+	b, err := a.TranscipherLevel(pr.MaxLevel(), true)
+	if err != nil {
+		return 0, fmt.Errorf("%s cannot run after transciphering on %s: %w", p.originName(), pr.Name(), err)
 	}
-	return 0, fmt.Errorf("%s needs its inputs at level %d of %s; transciphering from the top level leaves fewer", p.originName(), need, pr.Name())
+	if b.OutputLevel < need {
+		return 0, fmt.Errorf("%s needs its inputs at level %d of %s, but transciphering from the top level leaves the records at level %d: "+
+			"the circuit is too deep to run after transciphering on this set (try -style depth)", p.originName(), need, pr.Name(), b.OutputLevel)
+	}
+	return pr.MaxLevel(), nil
 }
 
 // aesKeyCts checks and converts an encrypted AES key's ciphertexts.
@@ -162,7 +164,7 @@ func (k *bgvServer) transcipherCheck(p *Program, key []backend.Ciphertext) error
 	}
 	if b.OutputLevel < need {
 		return fmt.Errorf("%s needs its inputs at level %d of %s, but transciphering leaves the records at level %d "+
-			"(AES takes %d levels from the key's %d): the circuit is too deep to run after transciphering on this set",
+			"(AES takes %d levels from the key's %d): the circuit is too deep to run after transciphering on this set (try -style depth)",
 			p.originName(), need, k.s.pr.Name(), b.OutputLevel, lvl-b.OutputLevel, lvl)
 	}
 	return nil
