@@ -193,14 +193,14 @@ func TestMultiWorkerToy(t *testing.T) {
 // TestMultiOutputNoise measures the output noise of multi-output
 // extractions with the widest factor t_h on a 128-bit set and checks it
 // against MultiOutputVariance within the χ² band (as TestParityNoise).
-// Opt-in (four 128-bit key sets, about 30 s):
+// Opt-in (five 128-bit key sets, about 40 s):
 //
 //	HCC_FHEW_MULTI_NOISE=1 go test ./backend/fhew -run MultiOutputNoise -v
 func TestMultiOutputNoise(t *testing.T) {
 	if os.Getenv("HCC_FHEW_MULTI_NOISE") == "" {
-		t.Skip("opt-in: HCC_FHEW_MULTI_NOISE=1 (four 128-bit key sets)")
+		t.Skip("opt-in: HCC_FHEW_MULTI_NOISE=1 (five 128-bit key sets)")
 	}
-	for _, lit := range []ParamsLiteral{STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G, STD128_P8_Q28} {
+	for _, lit := range []ParamsLiteral{STD128_LOWFAIL_T, STD128_LOWFAIL3_T, STD128_P8_T, STD128_P8_G, STD128_P8_Q28} {
 		k := kitFor(t, lit)
 		p := k.p
 		sc := NewScratch(p)
@@ -212,10 +212,15 @@ func TestMultiOutputNoise(t *testing.T) {
 			}
 		}
 		// A 2-input group on (1, 1) whose pattern wh is among its tables: build
-		// the table from the pattern over sums 0..2 (P = 8: no wrap).
+		// the table from the pattern over sums 0..2 (at P = 4 the sum 2 is
+		// the negation of pattern bit 0).
 		var tb uint64
 		for x := 0; x < 4; x++ {
-			if wh>>uint(x&1+x>>1)&1 == 1 {
+			v, flip := x&1+x>>1, uint8(0)
+			if v >= p.slots/2 {
+				v, flip = v-p.slots/2, 1
+			}
+			if (wh>>uint(v)&1)^flip == 1 {
 				tb |= 1 << uint(x)
 			}
 		}
