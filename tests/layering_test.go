@@ -42,6 +42,8 @@ var layers = []layerRule{
 		why: "the root package hcc sits below cluster and cmd"},
 	{pkg: "cluster/...", may: []string{"*"}, not: []string{"cmd/...", "examples/...", "tests/..."},
 		why: "cluster sits between cmd and the root package"},
+	{pkg: "bench/...", may: []string{"*"}, not: []string{"cluster/...", "cmd/...", "examples/...", "tests/..."},
+		why: "benchmark harnesses (hcc bench's policy) sit above the root package, below cmd"},
 	{pkg: "cmd/...", may: []string{"*"}, not: []string{"examples/...", "tests/..."}, why: "commands are the top"},
 	{pkg: "examples/...", may: []string{"*"}, not: []string{"cmd/...", "tests/..."}, why: "examples use the library, not the commands"},
 	{pkg: "tests", may: []string{"*"}, not: []string{"cmd/..."}, why: "the end-to-end tests run the commands, they do not import them"},

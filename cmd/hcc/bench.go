@@ -45,10 +45,14 @@ func benchCommand() *command {
 		measureTable3: fhewbench.MeasureTable3, measureFigure2: fhewbench.MeasureFigure2With, measureCompare: fhewbench.CompareAtBest,
 		loadAverage: loadAverage, now: time.Now,
 	}
+	aes := &benchAESOptions{} // bench_aes.go
 	return &command{
-		name: "bench", args: "fhew",
-		doc: "measure FHEW gate bootstrapping on this machine (Table 3, Figure 2 of the signed-key paper)",
+		name: "bench", args: "fhew|aes",
+		doc: "measure FHEW gate bootstrapping (Table 3, Figure 2 of the signed-key paper) or AES-128 under FHE (aes) on this machine",
 		run: func(e *cmdEnv) error {
+			if e.args[0] == "aes" {
+				return runBenchAES(e, aes)
+			}
 			if hccrt.IsTerminal(os.Stderr) {
 				o.progress = os.Stderr
 			}
@@ -56,6 +60,7 @@ func benchCommand() *command {
 			return runBench(e, o)
 		},
 		flags: func(fs *flag.FlagSet, _ *cmdEnv) {
+			aes.flags(fs)
 			fs.StringVar(&o.sets, "sets", "", "comma-separated parameter `sets` (default: every 128-bit set)")
 			fs.StringVar(&o.methods, "methods", "Signed,LMKCDEY,GINX", "comma-separated blind-rotation `methods`; each runs on the sets it applies to")
 			fs.IntVar(&o.runs, "runs", 50, "timed NAND gates per row and per Figure 2 point")
@@ -157,7 +162,7 @@ func (pp *progressPrinter) done() {
 
 func runBench(e *cmdEnv, o *benchOptions) error {
 	if e.args[0] != "fhew" {
-		return fmt.Errorf("unknown benchmark %q (only fhew)", e.args[0])
+		return fmt.Errorf("unknown benchmark %q (fhew or aes)", e.args[0])
 	}
 	if o.runs < 1 || o.noise < 0 || o.threads < 1 || o.compareRuns < 0 {
 		return fmt.Errorf("--runs and --threads must be positive, --noise and --compare-runs not negative")

@@ -17,6 +17,7 @@
 //	hcc transcipher eval --eval-key DIR/eval.key --aes-key AESKEY.ct --iv HEX [PROGRAM] DATA.aes -o RECORDS.ct
 //	hcc run FILE (--in name=value ... | --batch FILE) [--backend fhew|bgv] [--params NAME] [--threads N] [--check]
 //	hcc bench fhew [--figure2] [--out DIR]
+//	hcc bench aes [--rows byte,bit,fhew] [--ring SET] [--fhew-params SET] [--blocks N]
 //	hcc serve [--listen 127.0.0.1:4222] [--store DIR] [--workers N]
 //	hcc worker --server nats://HOST:4222 [--threads N]
 //	hcc submit --server nats://HOST:4222 --eval-key DIR/eval.key PROGRAM IN.ct -o OUT.ct

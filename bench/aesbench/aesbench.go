@@ -1,0 +1,245 @@
+// Package aesbench measures AES-128 under homomorphic encryption three ways
+// side by side, for hcc bench aes: byte-sliced BGV (package bgvaes: GF(2^8)
+// slots, Frobenius S-box, one block per slot), bit-sliced BGV (the generic
+// compiler on circuits/aes's aes128_lowdepth.hdl, one block per slot) and
+// FHEW (aes128.hdl, one block per evaluation). Every row checks its blocks
+// against crypto/aes, so a figure never comes from a wrong run. Rows report
+// latency, blocks per evaluation, amortized time per block, peak resident
+// memory, levels per round, and the client's upload per block with and
+// without transciphering.
+package aesbench
+
+import (
+	"context"
+	"crypto/aes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The row designs.
+const (
+	ByteSliced = "byte" // bgvaes, BGV
+	BitSliced  = "bit"  // aes128_lowdepth.hdl on BGV
+	FHEW       = "fhew" // aes128.hdl on FHEW, one block
+)
+
+// DefaultRows are the designs run without Options.Rows.
+var DefaultRows = []string{ByteSliced, BitSliced}
+
+// DefaultRing is the BGV set of the quick default: the toy ring whose slots
+// (GF(2^16)) hold GF(2^8), 16 slots, a deep chain (INSECURE: for comparing
+// the designs' shapes quickly, never for security figures).
+const DefaultRing = "ToyM257Deep"
+
+// DefaultFHEWParams is the FHEW set of the quick default (insecure toy).
+const DefaultFHEWParams = "ToySigned"
+
+// Options choose what Run measures.
+type Options struct {
+	// Rows are designs (ByteSliced, BitSliced, FHEW); nil is DefaultRows.
+	Rows []string
+	// Ring is the BGV parameter set; "" is DefaultRing. M65537 is the
+	// 128-bit set (the bit-sliced row then takes minutes and ~12.7 GB).
+	Ring string
+	// FHEWParams is the FHEW parameter set; "" is DefaultFHEWParams.
+	FHEWParams string
+	// Blocks bounds the blocks per BGV evaluation; 0 fills every slot.
+	Blocks int
+	// Threads is the number of workers; 0 is 1.
+	Threads int
+	// Seed makes the keys' AES keys and blocks reproducible.
+	Seed uint64
+	// Log, if set, receives one line per step (key generation, runs).
+	Log func(format string, args ...any)
+}
+
+// Row is one design's measurement.
+type Row struct {
+	Design string // ByteSliced, BitSliced or FHEW
+	Name   string // a human description
+	Params string // the parameter set
+	Secure bool   // whether Params is a 128-bit set
+	// Blocks is the number of blocks one evaluation encrypts.
+	Blocks int
+	// Latency is the wall time of one evaluation (keys and inputs ready).
+	Latency time.Duration
+	// PeakRSS is the highest resident set size sampled during the row
+	// (keygen included), and BaseRSS the one before it, in bytes; 0 if
+	// unknown (not Linux).
+	PeakRSS, BaseRSS int64
+	// LevelsPerRound is the BGV levels consumed per AES round (0 for FHEW):
+	// measured from the noise model's budget for the byte-sliced row,
+	// the input level / 10 for the bit-sliced one (its outputs end at level
+	// 0 or just above).
+	LevelsPerRound float64
+	// UploadFHE is the client's upload per block without transciphering:
+	// FHE ciphertexts of the 128 data bits, per block of an evaluation.
+	UploadFHE float64
+	// UploadKey is the one-time upload with transciphering (the AES key
+	// under FHE); the per-block upload is then 16 bytes. 0 when the design
+	// does not transcipher.
+	UploadKey int64
+	// Checked is the number of blocks compared with crypto/aes (all).
+	Checked int
+	// Note says what else matters (the level the data enters at, ...).
+	Note string
+}
+
+// PerBlock is the amortized time per block.
+func (r *Row) PerBlock() time.Duration {
+	if r.Blocks == 0 {
+		return 0
+	}
+	return r.Latency / time.Duration(r.Blocks)
+}
+
+// Run measures the rows of o, one after the other (never two at once: the
+// figures would share the cores). A row whose blocks disagree with
+// crypto/aes is an error.
+func Run(ctx context.Context, o Options) ([]Row, error) {
+	if o.Ring == "" {
+		o.Ring = DefaultRing
+	}
+	if o.FHEWParams == "" {
+		o.FHEWParams = DefaultFHEWParams
+	}
+	if o.Threads <= 0 {
+		o.Threads = 1
+	}
+	if o.Blocks < 0 {
+		return nil, fmt.Errorf("blocks %d: want at least 0", o.Blocks)
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	rows := o.Rows
+	if rows == nil {
+		rows = DefaultRows
+	}
+	for _, d := range rows {
+		switch d {
+		case ByteSliced, BitSliced, FHEW:
+		default:
+			return nil, fmt.Errorf("unknown design %q (want %s, %s or %s)", d, ByteSliced, BitSliced, FHEW)
+		}
+	}
+	var out []Row
+	for _, d := range rows {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		rng := rand.New(rand.NewPCG(o.Seed, uint64(len(out))))
+		debug.FreeOSMemory() // the previous row's memory is not this row's
+		mem := startRSS()
+		var r Row
+		var err error
+		switch d {
+		case ByteSliced:
+			r, err = runByteSliced(o, rng)
+		case BitSliced:
+			r, err = runBitSliced(ctx, o, rng)
+		case FHEW:
+			r, err = runFHEW(ctx, o, rng)
+		}
+		r.BaseRSS, r.PeakRSS = mem.stop()
+		if err != nil {
+			return out, fmt.Errorf("%s row: %w", d, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// randomBlocks returns n random 16-byte blocks.
+func randomBlocks(rng *rand.Rand, n int) [][16]byte {
+	out := make([][16]byte, n)
+	for i := range out {
+		for j := range out[i] {
+			out[i][j] = byte(rng.Uint32())
+		}
+	}
+	return out
+}
+
+// checkBlocks compares got with AES-128 under key of pts (crypto/aes).
+func checkBlocks(key [16]byte, pts, got [][16]byte) error {
+	if len(got) != len(pts) {
+		return fmt.Errorf("%d blocks out, %d in", len(got), len(pts))
+	}
+	blk, err := aes.NewCipher(key[:])
+	if err != nil {
+		return err
+	}
+	for i := range pts {
+		var want [16]byte
+		blk.Encrypt(want[:], pts[i][:])
+		if got[i] != want {
+			return fmt.Errorf("block %d: %x, crypto/aes says %x", i, got[i], want)
+		}
+	}
+	return nil
+}
+
+// rssSampler records the peak resident set size (sampled every 20 ms from
+// /proc/self/statm) while a row runs.
+type rssSampler struct {
+	base, peak int64
+	done       chan struct{}
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+}
+
+func startRSS() *rssSampler {
+	s := &rssSampler{done: make(chan struct{})}
+	s.base = rss()
+	s.peak = s.base
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-t.C:
+				v := rss()
+				s.mu.Lock()
+				s.peak = max(s.peak, v)
+				s.mu.Unlock()
+			}
+		}
+	}()
+	return s
+}
+
+func (s *rssSampler) stop() (base, peak int64) {
+	close(s.done)
+	s.wg.Wait()
+	return s.base, max(s.peak, rss())
+}
+
+var pageSize = int64(os.Getpagesize())
+
+// rss is the resident set size in bytes, 0 if unknown.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n * pageSize
+}

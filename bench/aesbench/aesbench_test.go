@@ -1,0 +1,45 @@
+package aesbench
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestRunToy runs the two BGV rows at the toy ring on 4 blocks: every
+// block is checked against crypto/aes inside Run, and the report names
+// the rows.
+func TestRunToy(t *testing.T) {
+	var log []string
+	rows, err := Run(context.Background(), Options{Blocks: 4, Threads: 2, Seed: 1,
+		Log: func(f string, a ...any) { log = append(log, f) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Design != ByteSliced || rows[1].Design != BitSliced {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if r.Blocks != 4 || r.Checked != 4 || r.Latency <= 0 || r.LevelsPerRound <= 0 || r.UploadFHE <= 0 || r.Secure {
+			t.Fatalf("row %+v", r)
+		}
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, rows, 2, "1.0 1.0 1.0"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"byte-sliced", "bit-sliced", "ToyM257Deep (insecure)", "load average 1.0"} {
+		if !strings.Contains(b.String(), want) {
+			t.Fatalf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	t.Log("\n" + b.String())
+}
+
+func TestRunErrors(t *testing.T) {
+	for _, o := range []Options{{Rows: []string{"nope"}}, {Blocks: -1}, {Rows: []string{ByteSliced}, Ring: "M8191"}, {Rows: []string{ByteSliced}, Ring: "NoSuchRing"}} {
+		if _, err := Run(context.Background(), o); err == nil {
+			t.Fatalf("%+v: no error", o)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	goruntime "runtime"
+	"strings"
+
+	"github.com/hcc-fhe/hcc/bench/aesbench"
+)
+
+// benchAESOptions are the flags of `hcc bench aes`; the measuring is
+// package aesbench's.
+type benchAESOptions struct {
+	rows, ring, fhewSet string
+	blocks, workers     int
+	out                 string
+}
+
+// flags registers bench aes's flags on bench's flag set (bench fhew
+// ignores them).
+func (a *benchAESOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&a.rows, "rows", strings.Join(aesbench.DefaultRows, ","),
+		"aes: comma-separated `designs`: byte (byte-sliced BGV, bgvaes), bit (bit-sliced BGV, aes128_lowdepth.hdl), fhew (aes128.hdl, one block)")
+	fs.StringVar(&a.ring, "ring", aesbench.DefaultRing,
+		"aes: BGV parameter `set` of the byte and bit rows; the default is the insecure toy ring (seconds). "+
+			"M65537 is the 128-bit set: byte-sliced 2048 blocks in minutes; the bit-sliced row there takes ~7 min and ~12.7 GB")
+	fs.StringVar(&a.fhewSet, "fhew-params", aesbench.DefaultFHEWParams,
+		"aes: FHEW parameter `set` of the fhew row (default the insecure toy set; STD128_LOWFAIL_T is 128-bit, ~20000 bootstraps, minutes)")
+	fs.IntVar(&a.blocks, "blocks", 0, "aes: at most `N` blocks per BGV evaluation (0: every slot)")
+	fs.IntVar(&a.workers, "workers", goruntime.GOMAXPROCS(0), "aes: worker goroutines (`N`)")
+	fs.StringVar(&a.out, "aes-out", "", "aes: also write the Markdown table to `FILE`")
+}
+
+// runBenchAES measures the rows and prints the table on stdout, progress on
+// stderr.
+func runBenchAES(e *cmdEnv, a *benchAESOptions) error {
+	if a.workers < 1 {
+		return fmt.Errorf("--workers must be at least 1, got %d", a.workers)
+	}
+	if a.blocks < 0 {
+		return fmt.Errorf("--blocks must be at least 0, got %d", a.blocks)
+	}
+	rows := splitList(a.rows)
+	if len(rows) == 0 {
+		return fmt.Errorf("--rows names no design")
+	}
+	if a.ring == "M65537" && strings.Contains(","+a.rows+",", ",bit,") {
+		fmt.Fprintf(e.stderr, "note: the bit-sliced row at M65537 takes about 7 minutes and 12.7 GB of memory\n")
+	}
+	if a.out != "" {
+		if err := checkWritableFile(a.out); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := aesbench.Run(ctx, aesbench.Options{Rows: rows, Ring: a.ring, FHEWParams: a.fhewSet, Blocks: a.blocks, Threads: a.workers,
+		Log: func(f string, args ...any) { fmt.Fprintf(e.stderr, f+"\n", args...) }})
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := aesbench.WriteMarkdown(&b, res, a.workers, loadAverage()); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
+		return err
+	}
+	if a.out != "" {
+		return os.WriteFile(a.out, []byte(b.String()), 0o644)
+	}
+	return nil
+}
+
+// checkWritableFile fails early if path cannot be created.
+func checkWritableFile(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
