@@ -34,7 +34,11 @@ type GateCoster interface {
 // always allowed), and recovers area over a few rounds using the fanout of
 // the current cover. Single-input functions cost nothing: NOT is free. If
 // the target is a ParityTarget, XOR cones also get parity cuts of up to
-// MaxParityInputs leaves, emitted as PARITY nodes (lutmap_parity.go).
+// MaxParityInputs leaves, emitted as PARITY nodes (lutmap_parity.go). If it
+// is a MultiLUTTarget, nodes sharing a weighted sum become multi-output
+// bootstraps (MLUT/MOUT, lutmap_multi.go), and compare-swap MUX pairs are
+// also mapped rewritten for them (lutmap_muxpair.go); the cheapest cover
+// is kept.
 func LUTMap(target LUTTarget, maxInputs int) Pass {
 	k := min(maxInputs, target.MaxLUTInputs(), ir.MaxLUTInputs)
 	parK := 0
