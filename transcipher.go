@@ -25,9 +25,11 @@ import (
 //
 // Engines: bgv (byte-sliced AES in GF(2^8) slots, package bgvaes, one
 // record per slot), on parameter sets whose slot field contains GF(2^8)
-// (M65537; ToyM257Deep for tests). Its server key needs the seven
+// (M65537; ToyM257Deep for tests); its server key needs the seven
 // Frobenius (Galois) keys of the S-box, which GenerateKeysWith adds with
-// KeyOptions.Transcipher.
+// KeyOptions.Transcipher. fhew: circuits/aes's aes128.hdl on one record
+// at a time (about 15000 bootstraps per record), with the counter and the
+// data as noiseless constants; any FHEW key pair transciphers.
 
 // kindAESKey is a file holding an AES-128 key encrypted under an hcc key.
 const kindAESKey fileKind = 6
@@ -89,14 +91,14 @@ type transcipherServer interface {
 	// transcipherer returns the function that runs one evaluation: the
 	// record bits of at most slots() records of msg, whose first record
 	// has counter ctr (bit j, LSB first, of byte i at index 8i+j).
-	transcipherer(key []backend.Ciphertext, threads int) (func(ctr [16]byte, msg []byte) ([]backend.Ciphertext, error), error)
+	transcipherer(ctx context.Context, sk *ServerKey, key []backend.Ciphertext, threads int) (func(ctr [16]byte, msg []byte) ([]backend.Ciphertext, error), error)
 	// transcipherCheck refuses a program whose inputs transciphering with
 	// key cannot feed (too few levels left), before any work.
 	transcipherCheck(p *Program, key []backend.Ciphertext) error
 }
 
 func errNoTranscipher(engine string) error {
-	return fmt.Errorf("transciphering runs on the bgv engine (byte-sliced AES); %s is not supported yet", engine)
+	return fmt.Errorf("engine %s cannot transcipher (bgv and fhew can)", engine)
 }
 
 func newKeysWith(e Engine, s scheme, o KeyOptions) (*ClientKey, *ServerKey, error) {
@@ -357,7 +359,7 @@ func Transcipher(ctx context.Context, k *ServerKey, aesKey *AESKey, iv [16]byte,
 	if opts.Threads < 0 {
 		return nil, st, fmt.Errorf("threads must be at least 1, got %d", opts.Threads)
 	}
-	run, err := ts.transcipherer(aesKey.cts, opts.Threads)
+	run, err := ts.transcipherer(ctx, k, aesKey.cts, opts.Threads)
 	if err != nil {
 		return nil, st, err
 	}

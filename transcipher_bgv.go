@@ -1,6 +1,7 @@
 package hcc
 
 import (
+	"context"
 	"fmt"
 	goruntime "runtime"
 
@@ -172,7 +173,7 @@ func (k *bgvServer) transcipherCheck(p *Program, key []backend.Ciphertext) error
 
 // transcipherer prepares AES once for a Transcipher call and returns
 // the function that runs one evaluation (at most Slots records).
-func (k *bgvServer) transcipherer(key []backend.Ciphertext, threads int) (func(ctr [16]byte, msg []byte) ([]backend.Ciphertext, error), error) {
+func (k *bgvServer) transcipherer(_ context.Context, _ *ServerKey, key []backend.Ciphertext, threads int) (func(ctr [16]byte, msg []byte) ([]backend.Ciphertext, error), error) {
 	kc, err := aesKeyCts(key)
 	if err != nil {
 		return nil, err

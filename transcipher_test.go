@@ -7,6 +7,7 @@ import (
 	"crypto/cipher"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -245,14 +246,73 @@ func TestTranscipherRefusals(t *testing.T) {
 	// a set without GF(2^8) in its slots
 	_, _, err = GenerateKeysForWith(Target{Engine: "bgv", Params: "M8191"}, KeyOptions{Transcipher: true})
 	check(err, "does not contain AES's GF(2^8)")
-	// FHEW
-	_, _, err = GenerateKeysForWith(toyFHEW, KeyOptions{Transcipher: true})
-	check(err, "bgv engine")
 	// damaged AES key file
 	data, _ := ak.MarshalBinary()
 	data[len(data)/2] ^= 1
 	_, err = UnmarshalAESKey(data)
 	check(err, "checksum")
+}
+
+// TestTranscipherFHEW: on FHEW the AES circuit runs per record with the
+// counter and data as constants. The run (about 15000 bootstraps per
+// record at ToySigned, ~20 s on 2 cores) is opt-in: HCC_FHEW_TRANSCIPHER=1;
+// the key file and the refusals always run.
+func TestTranscipherFHEW(t *testing.T) {
+	ck, sk, err := GenerateKeysForWith(toyFHEW, KeyOptions{Transcipher: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := [16]byte{0: 0x2b, 1: 0x7e, 15: 0x3c}
+	iv := [16]byte{15: 0xff}
+	ak, err := ck.EncryptAESKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := ak.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ak, err = UnmarshalAESKey(data); err != nil {
+		t.Fatal(err)
+	}
+	relu := mustCompile(t, HDL(testRelu, ""), toyFHEW)
+	add := mustCompile(t, HDL(testAdder, ""), toyFHEW)
+	if _, _, err := Transcipher(context.Background(), sk, ak, iv, make([]byte, 16), add, TranscipherOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "records need exactly one input") {
+		t.Fatalf("adder inputs accepted: %v", err)
+	}
+	if os.Getenv("HCC_FHEW_TRANSCIPHER") == "" {
+		t.Skip("the FHEW transcipher run takes ~20 s per record: HCC_FHEW_TRANSCIPHER=1 runs it")
+	}
+	msg := []byte{0x80, 5, 0xff, 100, 0, 0x7f, 1, 0xfe, 0x90} // one partial record
+	in, st, err := Transcipher(context.Background(), sk, ak, iv, ctr(t, key, iv, msg), relu, TranscipherOptions{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("1 record in %v", st.Wall)
+	got, err := ck.DecryptRecords(relu, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, _ := aes.NewCipher(key[:])
+	var ks [16]byte
+	blk.Encrypt(ks[:], iv[:])
+	if !bytes.Equal(got[:len(msg)], msg) || !bytes.Equal(got[len(msg):], ks[len(msg):]) {
+		t.Fatalf("record %x, want %x then keystream %x", got, msg, ks[len(msg):])
+	}
+	out, _, err := Eval(context.Background(), relu, sk, in, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ys, err := ck.DecryptRecords(relu, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range got {
+		if want := byte(max(int8(b), 0)); ys[i] != want {
+			t.Fatalf("byte %d: relu(%d) = %d, want %d", i, int8(b), int8(ys[i]), int8(want))
+		}
+	}
 }
 
 func TestCounterAt(t *testing.T) {
