@@ -69,6 +69,7 @@ const (
 	Decrypt
 )
 
+// String returns "encryption" or "decryption".
 func (d Direction) String() string {
 	if d == Decrypt {
 		return "decryption"
@@ -104,6 +105,7 @@ func (b *Budget) LevelsPerRound() float64 {
 	return float64(start-end) / 10
 }
 
+// String summarises the budget in one line.
 func (b *Budget) String() string {
 	keys := "supplied round keys"
 	if b.Expand {
