@@ -249,3 +249,25 @@ func TestAddPlainConst(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckKeys: present keys pass, a missing relinearization or
+// automorphism key is named.
+func TestCheckKeys(t *testing.T) {
+	k := newTestKit(t, ToyM257Literal)
+	if err := k.ev.CheckKeys(true, 1, 2, 4, 16); err != nil {
+		t.Fatal(err)
+	}
+	missing := uint64(0)
+	for u := uint64(2); u < uint64(k.pr.M()); u++ {
+		if _, ok := k.ev.keys.AutoKey(u); !ok {
+			missing = u
+			break
+		}
+	}
+	if err := k.ev.CheckKeys(false, missing); err == nil {
+		t.Fatalf("no error for the missing key of κ_%d", missing)
+	}
+	if err := NewEvaluator(k.pr, nil).CheckKeys(true); err == nil {
+		t.Fatal("no error without keys")
+	}
+}

@@ -66,3 +66,26 @@ func errNoise(op string, pr *Params, st NoiseState) error {
 	return fmt.Errorf("%s: noise 2^%.1f at level %d (log2 Q = %.1f): %w",
 		op, pr.boundOf(st.Noise), st.Level, pr.logQ(st.Level), ErrNoiseBudget)
 }
+
+// CheckKeys returns nil if ev holds the relinearization key (when relin)
+// and the automorphism keys of elems (the identity needs none), else an
+// error naming the first missing key: for programs that want to refuse up
+// front rather than at the first operation that needs it.
+func (ev *Evaluator) CheckKeys(relin bool, elems ...uint64) error {
+	if relin && (ev.keys == nil || ev.keys.Relin == nil) {
+		return fmt.Errorf("bgv: no relinearization key")
+	}
+	for _, u := range elems {
+		u %= uint64(ev.params.m)
+		if u == 1 {
+			continue
+		}
+		if ev.keys == nil {
+			return fmt.Errorf("bgv: no key for κ_%d", u)
+		}
+		if _, ok := ev.keys.AutoKey(u); !ok {
+			return fmt.Errorf("bgv: no key for κ_%d", u)
+		}
+	}
+	return nil
+}

@@ -208,6 +208,13 @@ func TestRefuseShortChain(t *testing.T) {
 		t.Fatalf("Encrypt on ToyM257: %v", err)
 	}
 	t.Log(err)
+	if _, err := k.a.NewEvaluator(bgv.NewEvaluator(k.pr, bgv.NewEvaluationKeySet(nil)), 1); err == nil || !strings.Contains(err.Error(), "relinearization") {
+		t.Fatalf("NewEvaluator without keys: %v", err)
+	}
+	kg := bgv.NewKeyGenerator(k.pr, bgv.NewSamplerFromSeed([32]byte{1}))
+	if _, err := k.a.NewEvaluator(bgv.NewEvaluator(k.pr, bgv.NewEvaluationKeySet(kg.GenRelinKey(k.sk))), 1); err == nil || !strings.Contains(err.Error(), "κ_2") {
+		t.Fatalf("NewEvaluator without Frobenius keys: %v", err)
+	}
 	data[3] = nil
 	if _, _, err := ev.Encrypt(data, data); err == nil {
 		t.Fatal("no error for a missing ciphertext")

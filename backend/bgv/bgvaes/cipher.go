@@ -114,6 +114,9 @@ func (a *AES) NewEvaluator(ev *bgv.Evaluator, workers int) (*Evaluator, error) {
 	if ev.Params() != a.pr {
 		return nil, fmt.Errorf("bgvaes: evaluator for %s, AES for %s", ev.Params().Name(), a.pr.Name())
 	}
+	if err := ev.CheckKeys(true, a.GaloisElements()...); err != nil {
+		return nil, fmt.Errorf("bgvaes: %w (AES needs the relinearization key and the keys of AES.GaloisElements)", err)
+	}
 	workers = max(1, workers)
 	pool := &ctPool{pr: a.pr}
 	e := &Evaluator{a: a, ev: ev, pool: pool}
