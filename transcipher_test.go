@@ -328,3 +328,33 @@ func TestCounterAt(t *testing.T) {
 		t.Fatalf("wrap: %x", got)
 	}
 }
+
+// FuzzUnmarshalAESKey: nothing panics, and whatever is accepted re-encodes
+// to the same bytes (seeds: a BGV and an FHEW toy AES key).
+func FuzzUnmarshalAESKey(f *testing.F) {
+	ck, _ := transcipherKeys(f)
+	fk, _, err := GenerateKeysForWith(toyFHEW, KeyOptions{Transcipher: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var seeds [][]byte
+	for _, k := range []*ClientKey{ck, fk} {
+		ak, err := k.EncryptAESKey([16]byte{1, 2, 3})
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := ak.MarshalBinary()
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, data)
+	}
+	addAll(f, seeds)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		both(data, func(data []byte) {
+			if a, err := UnmarshalAESKey(data); err == nil {
+				reencodes(t, data, a)
+			}
+		})
+	})
+}

@@ -67,7 +67,7 @@ func WriteMarkdown(w io.Writer, rows []Row, threads int, load string) error {
 	}
 	b.WriteString("- levels/round: byte-sliced from the noise model's budget of the run; bit-sliced the input level / 10. " +
 		"Upload with transciphering: 16 bytes of AES-CTR data per block plus, once, the AES key under FHE " +
-		"(hcc transcipher implements it with the byte-sliced design; the other rows' key size is what theirs would be).\n")
+		"(hcc transcipher uses the byte-sliced design on BGV and aes128.hdl per record on FHEW; the bit-sliced row's key size is what its would be).\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
