@@ -3,6 +3,7 @@ package bgvaes
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // The AES program, written once over an arithmetic on slot vectors of K
@@ -65,13 +66,18 @@ func (e *engine[T]) par(n int, fn func(ar arith[T], i int) error) error {
 		}
 		return nil
 	}
+	// Steps are taken from a shared counter rather than dealt out in
+	// advance: on a machine shared with other jobs one worker may stall,
+	// and the other then takes the remaining steps. Every step writes its
+	// own results, so the order changes no value and no noise estimate.
 	errs := make([]error, len(e.ars))
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w, ar := range e.ars {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < n; i += len(e.ars) {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				if errs[w] = fn(ar, i); errs[w] != nil {
 					return
 				}
