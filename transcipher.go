@@ -272,6 +272,16 @@ type TranscipherStats struct {
 	Evaluations int
 	// Wall is the time taken.
 	Wall time.Duration
+	// Level is the lowest BGV level the records arrive at, and NeedLevel
+	// the level the program's inputs need (LevelForCircuit; the margin is
+	// what the records' noise may take); both -1 on FHEW (bootstrapped).
+	Level, NeedLevel int
+}
+
+// levelReporter is a server key whose ciphertexts have levels (BGV).
+type levelReporter interface {
+	// levels returns the lowest level among cts and the level p's inputs need.
+	levels(p *Program, cts []backend.Ciphertext) (level, need int)
 }
 
 // recordMap returns, for a program whose inputs are one 16-byte record
@@ -367,6 +377,8 @@ func Transcipher(ctx context.Context, k *ServerKey, aesKey *AESKey, iv [16]byte,
 		circuitHash: p.sourceHash, circuitName: p.name, layout: layoutOf(p.circuit.Inputs)}
 	records := (len(data) + RecordBytes - 1) / RecordBytes
 	per := k.scheme.slots()
+	st.Level, st.NeedLevel = -1, -1
+	lr, hasLevels := k.ek.(levelReporter)
 	for first := 0; first < records; first += per {
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
@@ -383,6 +395,13 @@ func Transcipher(ctx context.Context, k *ServerKey, aesKey *AESKey, iv [16]byte,
 		}
 		if err := k.ek.check(p, cts); err != nil {
 			return nil, st, fmt.Errorf("transciphered records %d-%d cannot feed %s: %w", first, first+n-1, p.originName(), err)
+		}
+		if hasLevels {
+			lv, need := lr.levels(p, cts)
+			if st.Level < 0 || lv < st.Level {
+				st.Level = lv
+			}
+			st.NeedLevel = need
 		}
 		out.packs = append(out.packs, pack{n: n, cts: cts})
 		st.Evaluations++

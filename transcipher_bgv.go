@@ -204,3 +204,18 @@ func (k *bgvServer) transcipherer(_ context.Context, _ *ServerKey, key []backend
 		return out, nil
 	}, nil
 }
+
+// levels: the lowest level among the records' bits and p's input level.
+func (k *bgvServer) levels(p *Program, cts []backend.Ciphertext) (level, need int) {
+	level = k.s.pr.MaxLevel()
+	for _, ct := range cts {
+		if x, ok := ct.(*bgv.Ciphertext); ok {
+			level = min(level, x.Level())
+		}
+	}
+	need, err := p.level.get(func() (int, error) { return k.s.pr.LevelForCircuit(p.circuit) })
+	if err != nil {
+		need = -1
+	}
+	return level, need
+}

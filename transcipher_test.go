@@ -103,7 +103,7 @@ func TestTranscipherRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Records != 37 || st.Evaluations != 3 || cts.Instances() != 37 || cts.Packs() != 3 {
+	if st.Records != 37 || st.Evaluations != 3 || cts.Instances() != 37 || cts.Packs() != 3 || st.Level <= st.NeedLevel {
 		t.Fatalf("stats %+v, %d instances in %d packs", st, cts.Instances(), cts.Packs())
 	}
 	enc, err := cts.MarshalBinary()

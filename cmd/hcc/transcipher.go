@@ -217,8 +217,12 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 	if r := len(data) % hcc.RecordBytes; r != 0 {
 		tail = fmt.Sprintf("; the last record holds %d data bytes (decrypt --length %d trims the rest)", r, len(data))
 	}
-	fmt.Fprintf(e.stderr, "transciphered %d bytes (%d records of 16 bytes, %d AES evaluation(s) of %d slots) for %s in %v: %s (%.1f MB)%s\n",
-		len(data), st.Records, st.Evaluations, sk.Slots(), p.Name(), st.Wall.Round(time.Millisecond), e.out, mb, tail)
+	levels := ""
+	if st.Level >= 0 {
+		levels = fmt.Sprintf(", records at level %d (%s's inputs need %d)", st.Level, p.Name(), st.NeedLevel)
+	}
+	fmt.Fprintf(e.stderr, "transciphered %d bytes (%d records of 16 bytes, %d AES evaluation(s) of %d slots%s) for %s in %v: %s (%.1f MB)%s\n",
+		len(data), st.Records, st.Evaluations, sk.Slots(), levels, p.Name(), st.Wall.Round(time.Millisecond), e.out, mb, tail)
 	return nil
 }
 
