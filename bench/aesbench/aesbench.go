@@ -27,6 +27,7 @@ const (
 	ByteSliced = "byte" // bgvaes, BGV
 	BitSliced  = "bit"  // aes128_lowdepth.hdl on BGV
 	FHEW       = "fhew" // aes128.hdl on FHEW, one block
+	CTR        = "ctr"  // hcc.Transcipher on BGV: AES-CTR records to slot bits
 )
 
 // DefaultRows are the designs run without Options.Rows.
@@ -42,7 +43,7 @@ const DefaultFHEWParams = "ToySigned"
 
 // Options choose what Run measures.
 type Options struct {
-	// Rows are designs (ByteSliced, BitSliced, FHEW); nil is DefaultRows.
+	// Rows are designs (ByteSliced, BitSliced, FHEW, CTR); nil is DefaultRows.
 	Rows []string
 	// Ring is the BGV parameter set; "" is DefaultRing. M65537 is the
 	// 128-bit set (the bit-sliced row then takes minutes and ~12.7 GB).
@@ -124,9 +125,9 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 	}
 	for _, d := range rows {
 		switch d {
-		case ByteSliced, BitSliced, FHEW:
+		case ByteSliced, BitSliced, FHEW, CTR:
 		default:
-			return nil, fmt.Errorf("unknown design %q (want %s, %s or %s)", d, ByteSliced, BitSliced, FHEW)
+			return nil, fmt.Errorf("unknown design %q (want %s, %s, %s or %s)", d, ByteSliced, BitSliced, FHEW, CTR)
 		}
 	}
 	var out []Row
@@ -146,6 +147,8 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 			r, err = runBitSliced(ctx, o, rng)
 		case FHEW:
 			r, err = runFHEW(ctx, o, rng)
+		case CTR:
+			r, err = runCTR(ctx, o, rng)
 		}
 		r.BaseRSS, r.PeakRSS = mem.stop()
 		if err != nil {

@@ -43,3 +43,15 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCTR: the transciphering row on 5 records (checked by decryption
+// against the plaintext inside Run).
+func TestRunCTR(t *testing.T) {
+	rows, err := Run(context.Background(), Options{Rows: []string{CTR}, Blocks: 5, Threads: 2, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[0]; r.Design != CTR || r.Blocks != 5 || r.Checked != 5 || r.UploadKey <= 0 || r.Latency <= 0 {
+		t.Fatalf("row %+v", r)
+	}
+}

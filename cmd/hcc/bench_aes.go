@@ -24,7 +24,7 @@ type benchAESOptions struct {
 // ignores them).
 func (a *benchAESOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&a.rows, "rows", strings.Join(aesbench.DefaultRows, ","),
-		"aes: comma-separated `designs`: byte (byte-sliced BGV, bgvaes), bit (bit-sliced BGV, aes128_lowdepth.hdl), fhew (aes128.hdl, one block)")
+		"aes: comma-separated `designs`: byte (byte-sliced BGV, bgvaes), bit (bit-sliced BGV, aes128_lowdepth.hdl), fhew (aes128.hdl, one block), ctr (hcc.Transcipher end to end on BGV)")
 	fs.StringVar(&a.ring, "ring", aesbench.DefaultRing,
 		"aes: BGV parameter `set` of the byte and bit rows; the default is the insecure toy ring (seconds). "+
 			"M65537 is the 128-bit set: byte-sliced 2048 blocks in minutes; the bit-sliced row there takes ~7 min and ~12.7 GB")
