@@ -22,7 +22,7 @@ func expandNext[T any](e *engine[T], p *program, prev [16]T, r int, dispose bool
 	var next [16]T
 	ar := e.ars[0]
 	err := e.par(4, func(ar arith[T], row int) error {
-		v, err := inv254(ar, prev[12+(row+1)%4])
+		v, err := inv254(ar, prev[12+(row+1)%4], false)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int, dispose bool)
 		}
 	}
 	err = e.par(4, func(ar arith[T], row int) error {
-		v, err := inv254(ar, prev[12+(row+1)%4])
+		v, err := inv254(ar, prev[12+(row+1)%4], false)
 		if err != nil {
 			return err
 		}

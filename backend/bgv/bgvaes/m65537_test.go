@@ -146,7 +146,7 @@ func BenchmarkSboxM65537(b *testing.B) {
 	ar := ev.e.ars[0]
 	b.ResetTimer()
 	for range b.N {
-		v, err := inv254(ar, x)
+		v, err := inv254(ar, x, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -104,13 +104,19 @@ type linMap struct {
 // inv254 returns x^254 (the AES inverse, 0 ↦ 0) by GHS's chain: three
 // Frobenius maps (no depth) and four products, multiplicative depth 3:
 // x^3 = x·x^2, x^15 = (x^3)^4·x^3, x^14 = (x^3)^4·x^2, x^254 = (x^15)^16·x^14.
-func inv254[T any](ar arith[T], x T) (T, error) {
+//
+// With own, x is freed as soon as it is dead (after x^3): one live
+// ciphertext less per worker.
+func inv254[T any](ar arith[T], x T, own bool) (T, error) {
 	var zero T
 	x2, err := ar.frob(x, 1)
 	if err != nil {
 		return zero, err
 	}
 	x3, err := ar.mul(x, x2)
+	if own {
+		ar.free(x)
+	}
 	if err != nil {
 		return zero, err
 	}
@@ -269,8 +275,7 @@ func encryptWith[T any](e *engine[T], p *program, round0 func(ar arith[T], i int
 			var t [4][]T // t[row]: the maps of S-box input 4((c+row) mod 4)+row
 			if err := e.par(4, func(ar arith[T], row int) error {
 				idx := 4*((c+row)%4) + row
-				v, err := inv254(ar, s[idx])
-				ar.free(s[idx])
+				v, err := inv254(ar, s[idx], true)
 				if err != nil {
 					return err
 				}
@@ -357,8 +362,7 @@ func decrypt[T any](e *engine[T], p *program, data [16]T, keys roundKeys[T]) ([1
 		var u [16]T
 		var U [16][]T
 		if err := e.par(16, func(ar arith[T], i int) error {
-			v, err := inv254(ar, z[i])
-			ar.free(z[i])
+			v, err := inv254(ar, z[i], true)
 			if err != nil {
 				return err
 			}
