@@ -223,3 +223,33 @@ func TestRefuseShortChain(t *testing.T) {
 		t.Fatal("no error for too many blocks")
 	}
 }
+
+// BenchmarkAESToy times byte-sliced AES-128 with key expansion on
+// ToyM257Deep (16 blocks, 2 workers): a quick regression figure for the
+// program and the hoisted maps (the M65537 figures are in m65537_test.go).
+func BenchmarkAESToy(b *testing.B) {
+	k := newKit(b, bgv.ToyM257DeepLiteral, 8)
+	rng := rand.New(rand.NewPCG(9, 9))
+	lvl, _, err := k.a.InputLevel(Encrypt, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pts, err := k.a.EncodeBlocks(randomBlocks(rng, k.a.Blocks()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, key := k.encrypt16(b, pts, lvl), k.encrypt16(b, pts, lvl)
+	ev, err := k.a.NewEvaluator(k.ev, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := k.a.Prepare(Encrypt); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := ev.Encrypt(data, key); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package bgvaes
 
 import (
+	"bytes"
 	"crypto/aes"
 	"math/rand/v2"
 	"os"
@@ -156,5 +157,98 @@ func BenchmarkSboxM65537(b *testing.B) {
 		}
 		ar.free(v)
 		freeAll(ar, outs)
+	}
+}
+
+// TestDecryptTranscipherM65537 is the opt-in full-size run of the other
+// two programs (HCC_BGVAES_M65537=all): decryption of 2048 blocks with the
+// key schedule run backwards from the encrypted last round key, and
+// AES-128-CTR transciphering of 2048 records (one evaluation, the last
+// record 7 bytes) to slot bits with the key at the top level; every block
+// and byte checked against crypto/aes and crypto/cipher.
+func TestDecryptTranscipherM65537(t *testing.T) {
+	if os.Getenv("HCC_BGVAES_M65537") != "all" {
+		t.Skip("set HCC_BGVAES_M65537=all for the M65537 decryption and transciphering runs (minutes each)")
+	}
+	k := newKit(t, bgv.M65537Literal, 13)
+	rng := rand.New(rand.NewPCG(13, 14))
+	var key, iv [16]byte
+	copy(key[:], randomBlocks(rng, 1)[0][:])
+	copy(iv[:], randomBlocks(rng, 1)[0][:])
+	ev, err := k.a.NewEvaluator(k.ev, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.SetConsumeInputs(true)
+	sc := k.pr.NewScratch()
+	decryptAll := func(cts []*bgv.Ciphertext) []bgv.BinaryPoly {
+		pts := make([]bgv.BinaryPoly, len(cts))
+		for i, ct := range cts {
+			pts[i] = bgv.NewBinaryPoly(k.pr.N())
+			k.de.DecryptTo(ct, pts[i], sc)
+		}
+		return pts
+	}
+
+	blocks := randomBlocks(rng, k.a.Blocks())
+	lvl, _, err := k.a.InputLevel(Decrypt, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := k.a.EncodeBlocks(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := k.a.EncodeKey(ExpandKey(key)[10])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	out, b, err := ev.Decrypt(k.encrypt16(t, pts, lvl), k.encrypt16(t, kp, lvl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("decryption, backwards key schedule, %d blocks: %v; %v", len(blocks), time.Since(t0).Round(time.Millisecond), b)
+	got, err := k.a.DecodeRecords(decryptAll(out[:]), len(blocks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, _ := aes.NewCipher(key[:])
+	for i, pb := range blocks {
+		var want [16]byte
+		blk.Decrypt(want[:], pb[:])
+		if got[i] != want {
+			t.Fatalf("decryption: block %d = %x, want %x", i, got[i], want)
+		}
+	}
+	out = [16]*bgv.Ciphertext{}
+	ev.ReleaseWorkingSet()
+	debug.FreeOSMemory()
+
+	msg := make([]byte, 16*(k.a.Blocks()-1)+7)
+	for i := range msg {
+		msg[i] = byte(rng.Uint32())
+	}
+	kp, err = k.a.EncodeKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now()
+	batches, err := ev.TranscipherCTR(k.encrypt16(t, kp, k.pr.MaxLevel()), iv, ctrEncrypt(t, key, iv, msg), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("transciphering %d bytes (%d records) to bits: %v; %v; bits at level %d; peak RSS %s", len(msg), batches[0].Records,
+		time.Since(t1).Round(time.Millisecond), batches[0].Budget, batches[0].Bits[0].Level(), peakRSS())
+	recs, err := k.a.DecodeRecords(decryptAll(batches[0].Bits), batches[0].Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flat []byte
+	for _, r := range recs {
+		flat = append(flat, r[:]...)
+	}
+	if !bytes.Equal(flat[:len(msg)], msg) {
+		t.Fatal("transciphered bits differ from the message")
 	}
 }
