@@ -27,18 +27,23 @@ func RequireShared() bool {
 	return false
 }
 
-// FindSharedCircuits walks up from the working directory looking for
-// shared/circuits (CI checks shared/ out beside the repository, e.g.
-// /work/shared next to /work/main) and reports whether it found it.
+// FindSharedCircuits reports where shared/circuits is: beside the checkout
+// (CI lays shared/ out next to the repository, e.g. /work/shared beside
+// /work/main), or under the directory HCC_SHARED names. The checkout is the
+// nearest parent of the working directory holding go.mod, so a shared/ that
+// merely sits somewhere above (say /tmp/shared for a clone in /tmp/x/y) is
+// not picked up by accident.
 func FindSharedCircuits() (string, bool) {
+	if dir := os.Getenv("HCC_SHARED"); dir != "" {
+		return isDir(filepath.Join(dir, "circuits"))
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
 	for {
-		p := filepath.Join(dir, "shared", "circuits")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p, true
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return isDir(filepath.Join(filepath.Dir(dir), "shared", "circuits"))
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -48,8 +53,15 @@ func FindSharedCircuits() (string, bool) {
 	}
 }
 
+func isDir(p string) (string, bool) {
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return p, true
+	}
+	return "", false
+}
+
 // missing is the one line a test prints when shared/ is absent.
-const missing = "shared/circuits not found in any parent of the working directory (expected shared/ beside the checkout)"
+const missing = "shared/circuits not found beside the checkout (expected ../shared next to the directory holding go.mod, or HCC_SHARED=DIR)"
 
 // SharedCircuits returns the path of shared/circuits. When it is missing the
 // test is skipped with one line, or fails if RequireShared says so.

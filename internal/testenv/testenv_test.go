@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -33,9 +34,23 @@ func TestSharedCircuitsMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(t.TempDir())
+	// A checkout (go.mod) with a shared/ two levels up but not beside it:
+	// not found.
+	top := t.TempDir()
+	repo := filepath.Join(top, "a", "repo")
+	if err := os.MkdirAll(filepath.Join(top, "shared", "circuits"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HCC_SHARED", "")
+	t.Chdir(filepath.Join(repo, "pkg"))
 	if p, ok := FindSharedCircuits(); ok {
-		t.Skipf("a shared/circuits exists above the temporary directory (%s); cannot test its absence", p)
+		t.Fatalf("found %s, which is not beside the checkout", p)
 	}
 	for _, required := range []bool{false, true} {
 		rec := &recorder{TB: t}
@@ -57,6 +72,34 @@ func TestSharedCircuitsMissing(t *testing.T) {
 		}
 	}
 	t.Chdir(wd)
+}
+
+// TestSharedCircuitsBeside: shared/ next to the directory holding go.mod is
+// found from any package below it, and HCC_SHARED overrides the lookup.
+func TestSharedCircuitsBeside(t *testing.T) {
+	top := t.TempDir()
+	want := filepath.Join(top, "shared", "circuits")
+	for _, d := range []string{want, filepath.Join(top, "main", "a", "b")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(top, "main", "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HCC_SHARED", "")
+	t.Chdir(filepath.Join(top, "main", "a", "b"))
+	if p, ok := FindSharedCircuits(); !ok || p != want {
+		t.Errorf("FindSharedCircuits() = %q, %v; want %q", p, ok, want)
+	}
+	t.Setenv("HCC_SHARED", filepath.Join(top, "nowhere"))
+	if p, ok := FindSharedCircuits(); ok {
+		t.Errorf("HCC_SHARED=nowhere: found %q", p)
+	}
+	t.Setenv("HCC_SHARED", filepath.Join(top, "shared"))
+	if p, ok := FindSharedCircuits(); !ok || p != want {
+		t.Errorf("HCC_SHARED: FindSharedCircuits() = %q, %v; want %q", p, ok, want)
+	}
 }
 
 // recorder notes Skip and Fatal instead of ending the test.
