@@ -204,7 +204,7 @@ func (t Target) normalized() (Target, error) {
 
 // insecureError is the refusal of a Toy set without Target.Insecure.
 func insecureError(name string) error {
-	return fmt.Errorf("parameter set %s is insecure (for tests only); pass --insecure to use it anyway", name)
+	return fmt.Errorf("parameter set %s is insecure (for tests only); set Target.Insecure (--insecure) to use it anyway", name)
 }
 
 // schemeCache holds resolved parameter sets by engine and name: building

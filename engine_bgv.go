@@ -254,6 +254,9 @@ func (k *bgvSecret) marshal() ([]byte, error) { return k.s.pr.MarshalSecretKey(k
 // program). Slot j of ciphertext i holds bit i of instance j; a replicated
 // instance fills every slot, else slots past the last instance hold zeros.
 func (k *bgvSecret) encrypt(p *Program, pack [][]bool, replicate bool) ([]backend.Ciphertext, error) {
+	if err := p.checkInsecure("encrypt"); err != nil {
+		return nil, err
+	}
 	level, err := p.level.get(func() (int, error) { return k.s.pr.LevelForCircuit(p.circuit) })
 	if err != nil {
 		return nil, err

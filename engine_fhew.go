@@ -212,7 +212,10 @@ type fhewSecret struct {
 
 func (k *fhewSecret) marshal() ([]byte, error) { return k.sk.MarshalBinary() }
 
-func (k *fhewSecret) encrypt(_ *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
+func (k *fhewSecret) encrypt(p *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
+	if err := p.checkInsecure("encrypt"); err != nil {
+		return nil, err
+	}
 	if len(pack) != 1 {
 		return nil, fmt.Errorf("internal error: an FHEW pack holds one instance, not %d", len(pack))
 	}

@@ -45,6 +45,9 @@ func (k *keyInfo) Params() string { return k.scheme.name() }
 // KeyID identifies the key pair (the same for both halves).
 func (k *keyInfo) KeyID() KeyID { return k.id }
 
+// Insecure reports whether the key's set is an insecure (Toy) one.
+func (k *keyInfo) Insecure() bool { return k.scheme.insecure() }
+
 // Slots is the number of instances one ciphertext under this key carries.
 func (k *keyInfo) Slots() int { return k.scheme.slots() }
 
@@ -58,8 +61,13 @@ func (k *keyInfo) matches(p *Program) error {
 }
 
 // GenerateKeys draws a fresh key pair for the program's engine and
-// parameter set.
+// parameter set. An insecure (Toy) set needs the program to have been
+// compiled (or its file loaded by Compile) with Target.Insecure: a program
+// file recording a Toy set does not by itself allow insecure keys.
 func GenerateKeys(p *Program) (*ClientKey, *ServerKey, error) {
+	if err := p.checkInsecure("generate keys"); err != nil {
+		return nil, nil, err
+	}
 	return newKeys(p.engine, p.scheme)
 }
 

@@ -162,6 +162,21 @@ type Program struct {
 	// interfaceOnly: compiled with InterfaceOnly (circuit is the source).
 	interfaceOnly bool
 	origin        string // the source or program file name (messages)
+	// insecureOK: this process's caller set Target.Insecure for the
+	// program (Compile with it). A program file records its set, Toy
+	// included, but never this permission: keys and encryption for an
+	// insecure set need the caller's switch, whatever file brought it.
+	insecureOK bool
+}
+
+// checkInsecure refuses what for an insecure program without the caller's
+// Target.Insecure, naming the file that recorded the set.
+func (p *Program) checkInsecure(what string) error {
+	if !p.scheme.insecure() || p.insecureOK {
+		return nil
+	}
+	return fmt.Errorf("%s records the insecure parameter set %s (for tests only): set Target.Insecure (--insecure) to %s for it anyway",
+		p.originName(), p.scheme.name(), what)
 }
 
 // originName names the program in messages: its file, else its circuit.
@@ -217,6 +232,11 @@ func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
 		}
 		if err := p.checkTarget(src.Name, t); err != nil {
 			return nil, err
+		}
+		if t.Insecure {
+			q := *p
+			q.insecureOK = true
+			p = &q
 		}
 		return p, nil
 	}
@@ -275,7 +295,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 			return nil, err
 		}
 		t.Params = s.name()
-		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true, level: &levelCache{}}
+		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true, level: &levelCache{}, insecureOK: t.Insecure}
 		p.summary = "interface only (no passes run)"
 		p.hash = p.computeHash()
 		return p, nil
@@ -289,7 +309,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level}
+	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level, insecureOK: t.Insecure}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()
 	return p, nil

@@ -47,6 +47,9 @@ type KeyOptions struct {
 
 // GenerateKeysWith is GenerateKeys with options.
 func GenerateKeysWith(p *Program, o KeyOptions) (*ClientKey, *ServerKey, error) {
+	if err := p.checkInsecure("generate keys"); err != nil {
+		return nil, nil, err
+	}
 	return newKeysWith(p.engine, p.scheme, o)
 }
 

@@ -87,7 +87,7 @@ func TestBGVBatch(t *testing.T) {
 		keys := filepath.Join(dir, "keys")
 		for _, args := range [][]string{
 			{"keygen", "--backend", "bgv", "--params", "ToyM257", "--insecure", "-o", keys},
-			{"encrypt", "--key", filepath.Join(keys, "secret.key"), circuit, "--batch", batch, "-o", filepath.Join(dir, "in.ct")},
+			{"encrypt", "--insecure", "--key", filepath.Join(keys, "secret.key"), circuit, "--batch", batch, "-o", filepath.Join(dir, "in.ct")},
 			{"eval", "--eval-key", filepath.Join(keys, "eval.key"), circuit, filepath.Join(dir, "in.ct"), "-o", filepath.Join(dir, "out.ct")},
 		} {
 			if got := runHCC(t, args...); !strings.HasPrefix(got, "exit 0") {
@@ -130,16 +130,16 @@ func TestBGVWorkflowGolden(t *testing.T) {
 	toy := []string{"--backend", "bgv", "--params", "ToyM257", "--insecure"}
 	step(append([]string{"keygen", "-o", "TMP/keys"}, toy...)...)
 	step(append([]string{"keygen", "-o", "TMP/other"}, toy...)...)
-	step("encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/in.ct")
+	step("encrypt", "--insecure", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/in.ct")
 	step("eval", "--eval-key", "TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/in.ct", "-o", "TMP/out.ct", "--threads", "2")
 	step("decrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "TMP/out.ct")
-	step("encrypt", "--key", "TMP/keys/secret.key", "testdata/small.hdl", "-circuit", "mix", "--batch", "TMP/small.batch", "-o", "TMP/small.ct")
+	step("encrypt", "--insecure", "--key", "TMP/keys/secret.key", "testdata/small.hdl", "-circuit", "mix", "--batch", "TMP/small.batch", "-o", "TMP/small.ct")
 	step("eval", "--eval-key", "TMP/keys/eval.key", "testdata/small.hdl", "-circuit", "mix", "TMP/small.ct", "-o", "TMP/small_out.ct", "--threads", "2")
 	step("decrypt", "--key", "TMP/keys/secret.key", "testdata/small.hdl", "-circuit", "mix", "TMP/small_out.ct")
 	step(append([]string{"run", "testdata/small.hdl", "-circuit", "mix", "--in", "x=-100", "--in", "y=0x9c", "--in", "v=3,15", "--threads", "2", "--check"}, toy...)...)
 	step(append([]string{"run", "testdata/small.hdl", "-circuit", "mix", "--batch", "TMP/small.batch", "--threads", "2", "--check"}, toy...)...)
 	// More instances than the 16 slots: two packs, in one ciphertext file.
-	step("encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "-o", "TMP/many.ct")
+	step("encrypt", "--insecure", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--batch", "TMP/many.batch", "-o", "TMP/many.ct")
 	step("eval", "--eval-key", "TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/many.ct", "-o", "TMP/many_out.ct", "--threads", "2")
 	step("decrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "TMP/many_out.ct")
 	checkGolden(t, "bgv_workflow", flow.String())
@@ -176,7 +176,7 @@ func TestBGVWorkflowGolden(t *testing.T) {
 		{"unknown_params", []string{"keygen", "--backend", "bgv", "--params", "M4099", "-o", "TMP/k"}},
 		{"batch_bad_line", append([]string{"run", "SHARED/adder64.txt", "--batch", "TMP/bad.batch"}, toy...)},
 		{"batch_and_in", append([]string{"run", "SHARED/adder64.txt", "--batch", "TMP/bad.batch", "--in", adderIn0}, toy...)},
-		{"encrypt_too_deep", []string{"encrypt", "--key", "TMP/m17/secret.key", "SHARED/mult64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
+		{"encrypt_too_deep", []string{"encrypt", "--insecure", "--key", "TMP/m17/secret.key", "SHARED/mult64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
 		{"eval_wrong_key", evalArgs("TMP/other/eval.key", "SHARED/adder64.txt", "TMP/in.ct")},
 		{"eval_other_circuit", evalArgs("TMP/keys/eval.key", "SHARED/sub64.txt", "TMP/in.ct")},
 		{"eval_corrupt", evalArgs("TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/corrupt.ct")},

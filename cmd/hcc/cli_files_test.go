@@ -62,7 +62,7 @@ func TestCheapChecksFirst(t *testing.T) {
 	dir := t.TempDir()
 	toy := []string{"--params", "ToySigned", "--insecure"}
 	runWorkflow(t, dir, append([]string{"keygen", "-o", "TMP/keys"}, toy...)...)
-	runWorkflow(t, dir, "encrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/in.ct")
+	runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/in.ct")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -75,7 +75,7 @@ func TestCheapChecksFirst(t *testing.T) {
 			"hcc: run: --threads must be at least 1, got 0\n"},
 		{append([]string{"run", "testdata/xor48.hir", "--batch", "TMP/missing.batch"}, toy...),
 			"hcc: run: open TMP/missing.batch: no such file or directory\n"},
-		{[]string{"encrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/no/dir/in.ct"},
+		{[]string{"encrypt", "--insecure", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/no/dir/in.ct"},
 			"hcc: encrypt: cannot write TMP/no/dir/in.ct: no such file or directory\n"},
 		{[]string{"compile", "testdata/xor48.hir", "--backend", "fhew", "-o", "TMP/no/dir/p.hcp"},
 			"hcc: compile: cannot write TMP/no/dir/p.hcp: no such file or directory\n"},
@@ -97,7 +97,7 @@ func TestSecretKeyModeWarning(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "keys", "secret.key"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := runWorkflow(t, dir, "encrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/in.ct")
+	got := runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=1", "-o", "TMP/in.ct")
 	want := "warning: secret key TMP/keys/secret.key is readable by other users (mode 0644); run chmod 600 TMP/keys/secret.key\n"
 	if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, want) {
 		t.Errorf("encrypt with a 0644 key:\n%s\nwant %q", got, want)
@@ -122,9 +122,9 @@ func TestProgramFiles(t *testing.T) {
 				return got
 			}
 			must(append([]string{"compile", "testdata/small.hdl", "-circuit", "mix", "-o", "TMP/mix.hcp"}, set...)...)
-			must("keygen", "-o", "TMP/keys", "--for", "TMP/mix.hcp") // the program's engine and set
+			must("keygen", "-o", "TMP/keys", "--for", "TMP/mix.hcp", "--insecure") // the program's engine and set
 			ins := []string{"--in", "x=-100", "--in", "y=0x9c", "--in", "v=3,15"}
-			must(append([]string{"encrypt", "--key", "TMP/keys/secret.key", "TMP/mix.hcp", "-o", "TMP/in.ct"}, ins...)...)
+			must(append([]string{"encrypt", "--insecure", "--key", "TMP/keys/secret.key", "TMP/mix.hcp", "-o", "TMP/in.ct"}, ins...)...)
 			got := must("eval", "--eval-key", "TMP/keys/eval.key", "TMP/mix.hcp", "TMP/in.ct", "-o", "TMP/out.ct")
 			if !strings.Contains(got, "loaded TMP/mix.hcp") || strings.Contains(got, "compiled") {
 				t.Errorf("eval of a program recompiled:\n%s", got)
@@ -144,8 +144,8 @@ func TestProgramFiles(t *testing.T) {
 			if got := stdoutOf(must(append([]string{"sim", "TMP/mix.hcp"}, ins...)...)); got != sim {
 				t.Errorf("sim of the program:\n%s\nwant\n%s", got, sim)
 			}
-			// run takes the program's engine and set without flags.
-			if got := stdoutOf(must(append([]string{"run", "TMP/mix.hcp", "--check"}, ins...)...)); got != sim {
+			// run takes the program's engine and set (a Toy one needs --insecure).
+			if got := stdoutOf(must(append([]string{"run", "TMP/mix.hcp", "--check", "--insecure"}, ins...)...)); got != sim {
 				t.Errorf("run of the program:\n%s\nwant\n%s", got, sim)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, "mix.hcp"))

@@ -16,6 +16,7 @@ func encryptCommand() *command {
 		flags: func(fs *flag.FlagSet, e *cmdEnv) {
 			circuitFlags(fs, e)
 			fs.StringVar(&w.key, "key", "", "secret key `FILE` (DIR/secret.key from hcc keygen)")
+			fs.BoolVar(&w.insecure, "insecure", false, "allow encrypting under a key of an insecure Toy parameter set (tests and demos only)")
 			fs.Var(&e.ins, "in", inHelp)
 			batchFlag(fs, w)
 			outFlag(fs, e, "write the encrypted inputs to `FILE` (e.g. in.ct)")
@@ -37,8 +38,11 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
+	if ck.Insecure() && !w.insecure {
+		return fmt.Errorf("%s is a key of the insecure parameter set %s (for tests only): pass --insecure to encrypt under it anyway", w.key, ck.Params())
+	}
 	var set *inputSets
-	p, err := programWithInputs(e, w.target(e, ck.Engine(), ck.Params(), true), false,
+	p, err := programWithInputs(e, w.target(e, ck.Engine(), ck.Params(), w.insecure), false,
 		func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
 	if err != nil {
 		return err

@@ -33,18 +33,23 @@ func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 		return err
 	}
 	t := hcc.Target{Engine: w.backend, Params: w.params, Insecure: w.insecure}
+	var gen func() (*hcc.ClientKey, *hcc.ServerKey, error)
 	if w.program != "" {
-		p, err := hcc.ReadProgramFile(w.program)
+		// The program file's recorded set is used, but only --insecure
+		// allows a Toy one (hcc.GenerateKeys refuses it otherwise).
+		p, err := hcc.Compile(hcc.File(w.program), hcc.Target{Insecure: w.insecure})
 		if err != nil {
 			return err
 		}
 		if t.Engine != "" && t.Engine != p.Target().Engine || t.Params != "" && t.Params != p.Target().Params {
 			return fmt.Errorf("%s is a program for %s/%s; --backend and --params say otherwise", w.program, p.Target().Engine, p.Target().Params)
 		}
-		t = p.Target()
+		gen = func() (*hcc.ClientKey, *hcc.ServerKey, error) { return hcc.GenerateKeysWith(p, o) }
+	} else {
+		gen = func() (*hcc.ClientKey, *hcc.ServerKey, error) { return hcc.GenerateKeysForWith(t, o) }
 	}
 	t0 := time.Now()
-	ck, sk, err := hcc.GenerateKeysForWith(t, o)
+	ck, sk, err := gen()
 	if err != nil {
 		return err
 	}

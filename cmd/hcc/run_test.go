@@ -63,12 +63,12 @@ func TestWorkflowGolden(t *testing.T) {
 	}
 	step("keygen", "--params", "ToySigned", "--insecure", "-o", "TMP/keys")
 	step("keygen", "--params", "ToySigned", "--insecure", "-o", "TMP/other")
-	step("encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/in.ct")
+	step("encrypt", "--insecure", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/in.ct")
 	step("eval", "--eval-key", "TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/in.ct", "-o", "TMP/out.ct", "--threads", "2")
 	step("decrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "TMP/out.ct")
 	step("run", "testdata/small.hdl", "-circuit", "mix", "--in", "x=-100", "--in", "y=0x9c", "--in", "v=3,15",
 		"--params", "ToySigned", "--insecure", "--threads", "2", "--check")
-	step("encrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=0xfedcba987655", "-o", "TMP/x.ct")
+	step("encrypt", "--insecure", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "--in", "x=0xfedcba987655", "-o", "TMP/x.ct")
 	step("eval", "--eval-key", "TMP/keys/eval.key", "testdata/xor48.hir", "TMP/x.ct", "-o", "TMP/xout.ct", "--parity-failure", "-40")
 	step("decrypt", "--key", "TMP/keys/secret.key", "testdata/xor48.hir", "TMP/xout.ct")
 	step("run", "testdata/xor48.hir", "--in", "x=0xfedcba987655", "--params", "ToySigned", "--insecure", "--parity-failure", "-40", "--check")
@@ -107,9 +107,9 @@ func TestWorkflowGolden(t *testing.T) {
 		{"unknown_params", []string{"keygen", "--params", "STD256", "-o", "TMP/k"}},
 		{"backend", []string{"keygen", "--backend", "ckks", "-o", "TMP/k"}},
 		{"keygen_no_dir", []string{"keygen"}},
-		{"encrypt_missing_input", []string{"encrypt", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "-o", "TMP/x.ct"}},
+		{"encrypt_missing_input", []string{"encrypt", "--insecure", "--key", "TMP/keys/secret.key", "SHARED/adder64.txt", "--in", adderIn0, "-o", "TMP/x.ct"}},
 		{"encrypt_no_key", []string{"encrypt", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
-		{"encrypt_eval_key", []string{"encrypt", "--key", "TMP/keys/eval.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
+		{"encrypt_eval_key", []string{"encrypt", "--insecure", "--key", "TMP/keys/eval.key", "SHARED/adder64.txt", "--in", adderIn0, "--in", adderIn1, "-o", "TMP/x.ct"}},
 		{"eval_wrong_key", evalArgs("TMP/other/eval.key", "SHARED/adder64.txt", "TMP/in.ct")},
 		{"eval_other_circuit", evalArgs("TMP/keys/eval.key", "SHARED/sub64.txt", "TMP/in.ct")},
 		{"eval_corrupt", evalArgs("TMP/keys/eval.key", "SHARED/adder64.txt", "TMP/corrupt.ct")},

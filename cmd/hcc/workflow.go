@@ -131,7 +131,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		if e.circuit != "" {
 			return nil, fmt.Errorf("-circuit applies to source files; %s is a compiled program", path)
 		}
-		p, err := hcc.Compile(hcc.File(path), hcc.Target{Engine: t.Engine, Params: t.Params})
+		p, err := hcc.Compile(hcc.File(path), hcc.Target{Engine: t.Engine, Params: t.Params, Insecure: t.Insecure})
 		if err != nil {
 			return nil, err
 		}
