@@ -52,3 +52,23 @@ func TestInsecureProgramFile(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateMemory: BGV programs are priced before keygen (more threads,
+// more packs cost more); FHEW gives no estimate (F5).
+func TestEstimateMemory(t *testing.T) {
+	p := mustCompile(t, HDL(testAdder, ""), toyBGV)
+	one, ok, err := p.EstimateMemory(MemoryOptions{Threads: 1})
+	if err != nil || !ok || one.Total <= 0 || !strings.HasPrefix(one.Text, "about ") {
+		t.Fatalf("bgv estimate: %+v %v %v", one, ok, err)
+	}
+	four, _, _ := p.EstimateMemory(MemoryOptions{Threads: 4})
+	packs, _, _ := p.EstimateMemory(MemoryOptions{Threads: 1, Packs: 3})
+	enc, _, _ := p.EstimateMemory(MemoryOptions{EncryptOnly: true})
+	if four.Total <= one.Total || packs.Total <= one.Total || enc.Total <= 0 {
+		t.Errorf("estimates: 1 thread %d, 4 threads %d, 3 packs %d, encrypt %d", one.Total, four.Total, packs.Total, enc.Total)
+	}
+	f := mustCompile(t, HDL(testAdder, ""), toyFHEW)
+	if _, ok, err := f.EstimateMemory(MemoryOptions{}); ok || err != nil {
+		t.Errorf("fhew estimate: ok %v, err %v", ok, err)
+	}
+}

@@ -19,6 +19,7 @@ func encryptCommand() *command {
 			fs.BoolVar(&w.insecure, "insecure", false, "allow encrypting under a key of an insecure Toy parameter set (tests and demos only)")
 			fs.Var(&e.ins, "in", inHelp)
 			batchFlag(fs, w)
+			forceMemoryFlag(fs, w)
 			outFlag(fs, e, "write the encrypted inputs to `FILE` (e.g. in.ct)")
 		},
 	}
@@ -45,6 +46,9 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	p, err := programWithInputs(e, w.target(e, ck.Engine(), ck.Params(), w.insecure), false,
 		func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
 	if err != nil {
+		return err
+	}
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{EncryptOnly: true, Packs: packsOf(p, len(set.values))}); err != nil {
 		return err
 	}
 	cts, err := ck.Encrypt(p, set.values...)

@@ -17,6 +17,7 @@ func evalCommand() *command {
 			fs.StringVar(&w.evalKey, "eval-key", "", "evaluation key `FILE` (DIR/eval.key from hcc keygen)")
 			threadsFlag(fs, w)
 			w.parityFailureFlag(fs)
+			forceMemoryFlag(fs, w)
 			outFlag(fs, e, "write the encrypted outputs to `FILE` (e.g. out.ct)")
 		},
 	}
@@ -48,6 +49,9 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	p, err := program(e, w.target(e, sk.Engine(), sk.Params(), true), true,
 		func(p *hcc.Program) error { return sk.CheckInputs(p, in) })
 	if err != nil {
+		return err
+	}
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Packs: in.Packs()}); err != nil {
 		return err
 	}
 	out, err := evaluate(e, w, p, sk, in)

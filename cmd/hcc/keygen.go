@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	goruntime "runtime"
 	"time"
 
 	"github.com/hcc-fhe/hcc"
@@ -45,6 +46,10 @@ func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 			return fmt.Errorf("%s is a program for %s/%s; --backend and --params say otherwise", w.program, p.Target().Engine, p.Target().Params)
 		}
 		gen = func() (*hcc.ClientKey, *hcc.ServerKey, error) { return hcc.GenerateKeysWith(p, o) }
+		// The figure a run of the program will need (eval and run check it).
+		if est, ok, err := p.EstimateMemory(hcc.MemoryOptions{Threads: goruntime.GOMAXPROCS(0)}); err == nil && ok {
+			fmt.Fprintf(e.stderr, "memory: evaluating %s needs %s at the peak (%d threads)\n", w.program, est.Text, goruntime.GOMAXPROCS(0))
+		}
 	} else {
 		gen = func() (*hcc.ClientKey, *hcc.ServerKey, error) { return hcc.GenerateKeysForWith(t, o) }
 	}

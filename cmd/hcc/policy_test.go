@@ -47,3 +47,46 @@ func TestInsecureNeedsFlag(t *testing.T) {
 	ok("encrypt", "--insecure", "--key", "TMP/k/secret.key", "TMP/toy.hcp", "--in", "a=1", "--in", "b=2", "-o", "TMP/in.ct")
 	ok("run", "--insecure", "TMP/toy.hcp", "--in", "a=1", "--in", "b=2")
 }
+
+// TestMemoryRefusal: a BGV run prints its memory estimate and is refused
+// before keygen when 1.5 times it exceeds the memory available, unless
+// --force; unknown available memory refuses nothing (F5).
+func TestMemoryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	writeHDL(t, dir, "add.hdl", policyAdd)
+	saved := memAvailable
+	defer func() { memAvailable = saved }()
+	bgvRun := []string{"run", "--backend", "bgv", "--params", "ToyM257", "--insecure", "TMP/add.hdl", "--in", "a=1", "--in", "b=2"}
+
+	memAvailable = func() (int64, bool) { return 1000, true }
+	got := runWorkflow(t, dir, bgvRun...)
+	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "memory: about") || !strings.Contains(got, "more than the 1.0 kB available") ||
+		!strings.Contains(got, "fewer --threads") || !strings.Contains(got, "--force") || strings.Contains(got, "keygen") {
+		t.Errorf("run over the memory available:\n%s", got)
+	}
+	got = runWorkflow(t, dir, append(bgvRun, "--force")...)
+	if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "running anyway (--force)") || !strings.Contains(got, "s = 3") {
+		t.Errorf("run --force:\n%s", got)
+	}
+	memAvailable = func() (int64, bool) { return 0, false }
+	got = runWorkflow(t, dir, bgvRun...)
+	if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "memory: about") {
+		t.Errorf("run with unknown memory:\n%s", got)
+	}
+	// eval and encrypt check too.
+	if got := runWorkflow(t, dir, "keygen", "--backend", "bgv", "--params", "ToyM257", "--insecure", "-o", "TMP/k"); !strings.HasPrefix(got, "exit 0") {
+		t.Fatal(got)
+	}
+	if got := runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/k/secret.key", "TMP/add.hdl", "--in", "a=1", "--in", "b=2", "-o", "TMP/in.ct"); !strings.HasPrefix(got, "exit 0") {
+		t.Fatal(got)
+	}
+	memAvailable = func() (int64, bool) { return 1000, true }
+	got = runWorkflow(t, dir, "eval", "--eval-key", "TMP/k/eval.key", "TMP/add.hdl", "TMP/in.ct", "-o", "TMP/out.ct")
+	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "more than the 1.0 kB available") || strings.Contains(got, "evaluated") {
+		t.Errorf("eval over the memory available:\n%s", got)
+	}
+	got = runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/k/secret.key", "TMP/add.hdl", "--in", "a=1", "--in", "b=2", "-o", "TMP/in2.ct")
+	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "smaller batch") {
+		t.Errorf("encrypt over the memory available:\n%s", got)
+	}
+}

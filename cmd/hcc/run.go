@@ -22,6 +22,7 @@ func runCommand() *command {
 			w.parityFailureFlag(fs)
 			fs.BoolVar(&w.check, "check", false, "compare the decrypted outputs with the plaintext simulator and fail on a mismatch")
 			batchFlag(fs, w)
+			forceMemoryFlag(fs, w)
 		},
 	}
 }
@@ -44,6 +45,9 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	var set *inputSets
 	p, err := programWithInputs(e, t, true, func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
 	if err != nil {
+		return err
+	}
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Client: true, Packs: packsOf(p, len(set.values))}); err != nil {
 		return err
 	}
 	t0 := time.Now()

@@ -18,7 +18,7 @@ var (
 	durationRe = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
 	percentRe  = regexp.MustCompile(`efficiency [0-9]+%`)
 	// Bootstrap and LUT counts belong to package optimize and change with it.
-	statsLineRe = regexp.MustCompile(`(?m)^(compiled|evaluated|keygen|loaded).*$`)
+	statsLineRe = regexp.MustCompile(`(?m)^(compiled|evaluated|keygen|loaded|memory).*$`)
 	numberRe    = regexp.MustCompile(`\b[0-9]+\b`)
 )
 

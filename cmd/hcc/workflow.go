@@ -21,17 +21,20 @@ import (
 // decrypt and run. Parameter choice, packing and file formats are the hcc
 // package's; this file only turns flags into its arguments.
 type workflowFlags struct {
-	backend   string
-	params    string
-	insecure  bool
-	key       string // secret key file
-	evalKey   string // evaluation key file
-	threads   int
-	check     bool
-	batch     string // --batch FILE: one input set per line
-	force     bool
-	program   string // keygen --for: a compiled program file
-	instances int
+	backend  string
+	params   string
+	insecure bool
+	key      string // secret key file
+	evalKey  string // evaluation key file
+	threads  int
+	check    bool
+	batch    string // --batch FILE: one input set per line
+	force    bool
+	// forceMemory is --force of run, eval and encrypt: run past the
+	// memory estimate.
+	forceMemory bool
+	program     string // keygen --for: a compiled program file
+	instances   int
 	// parityFailure is --parity-failure: log2 of the per-bootstrap failure
 	// bound that sets FHEW's PARITY width.
 	parityFailure float64
