@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // writeHDL writes text to dir/name and returns the path.
@@ -88,5 +91,41 @@ func TestMemoryRefusal(t *testing.T) {
 	got = runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/k/secret.key", "TMP/add.hdl", "--in", "a=1", "--in", "b=2", "-o", "TMP/in2.ct")
 	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "smaller batch") {
 		t.Errorf("encrypt over the memory available:\n%s", got)
+	}
+}
+
+// TestCheckAgainstSource: run --check's reference is the source circuit,
+// so a compiled program that computes something else fails (F20).
+func TestCheckAgainstSource(t *testing.T) {
+	dir := t.TempDir()
+	load := func(text string) *ir.Circuit {
+		c, err := hcc.LoadCircuit(hcc.Source{Name: writeHDL(t, dir, "c.hdl", text)}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	add := load(policyAdd)
+	sub := load("circuit add(a: u8, b: u8) -> (s: u8) { s = a - b; }\n")
+	p, err := hcc.Compile(hcc.FromCircuit(add), hcc.Target{Params: "ToySigned", Insecure: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := p.ParseInputs("a=5", "b=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ref, err := plainReference(add, p, []hcc.Values{in}, false)
+	if err != nil || want[0]["s"][0].Int64() != 8 || !strings.Contains(ref, "source circuit") {
+		t.Errorf("same function: %v %q %v", want, ref, err)
+	}
+	// p is not a compilation of sub: the check must say so.
+	_, _, err = plainReference(sub, p, []hcc.Values{in}, false)
+	if err == nil || !strings.Contains(err.Error(), "compiled program (in plaintext) differs from the source circuit") ||
+		!strings.Contains(err.Error(), "the source circuit says 2") {
+		t.Errorf("miscompiled: %v", err)
+	}
+	if _, ref, err := plainReference(sub, p, []hcc.Values{in}, true); err != nil || !strings.Contains(ref, "not available") {
+		t.Errorf("from a .hcp: %q %v", ref, err)
 	}
 }

@@ -43,7 +43,12 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	}
 	t := w.target(e, w.backend, w.params, w.insecure)
 	var set *inputSets
-	p, err := programWithInputs(e, t, true, func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
+	var src *ir.Circuit // the loaded circuit: the source, unless a .hcp
+	p, err := programWithInputs(e, t, true, func(c *ir.Circuit) (err error) {
+		src = c
+		set, err = readInputs(e, c, w.batch)
+		return err
+	}, nil)
 	if err != nil {
 		return err
 	}
@@ -71,14 +76,61 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 		return fmt.Errorf("decrypting the outputs: %w", err)
 	}
 	var want []hcc.Values
+	var ref string
 	if w.check {
-		for j, v := range set.values {
-			o, err := p.EvalPlain(v)
-			if err != nil {
-				return fmt.Errorf("instance %d: %w", j+1, err)
-			}
-			want = append(want, o)
+		// Before printing anything: a miscompilation is an error of its own.
+		if want, ref, err = plainReference(src, p, set.values, hcc.IsProgramFile(e.args[0])); err != nil {
+			return err
 		}
 	}
-	return printOutputs(e, p, got, set.batch, want)
+	if err := printOutputs(e, p, got, set.batch, nil); err != nil || want == nil {
+		return err
+	}
+	for j := range got {
+		if err := compareOutputs(p, got[j], want[j]); err != nil {
+			if set.batch {
+				return fmt.Errorf("instance %d: %w", j+1, err)
+			}
+			return err
+		}
+	}
+	what := ""
+	if set.batch {
+		what = fmt.Sprintf(" of %d instances", len(got))
+	}
+	fmt.Fprintf(e.stderr, "check: all %d output bits%s match %s\n", p.Circuit().NumOutputBits(), what, ref)
+	return nil
+}
+
+// plainReference is what run --check compares the decrypted outputs with:
+// the plaintext evaluation of the source circuit src, before any of the
+// engine's passes, so that a miscompilation fails the check. The compiled
+// program is evaluated too and must agree with the source (a
+// miscompilation found without any encryption). For a compiled program
+// file (fromProgram) the source is not available: the compiled program is
+// the reference, and ref says so.
+func plainReference(src *ir.Circuit, p *hcc.Program, sets []hcc.Values, fromProgram bool) (want []hcc.Values, ref string, err error) {
+	for j, v := range sets {
+		compiled, err := p.EvalPlain(v)
+		if err == nil && !fromProgram {
+			var source hcc.Values
+			if source, err = src.Eval(v); err == nil {
+				if diff := compareNamed(p, compiled, source, "the compiled program (in plaintext)", "the source circuit"); diff != nil {
+					err = fmt.Errorf("%w: a compiler bug", diff)
+				}
+				compiled = source
+			}
+		}
+		if err != nil {
+			if len(sets) > 1 {
+				return nil, "", fmt.Errorf("instance %d: %w", j+1, err)
+			}
+			return nil, "", err
+		}
+		want = append(want, compiled)
+	}
+	if fromProgram {
+		return want, "the compiled program's plaintext evaluation (the source circuit is not available from a .hcp)", nil
+	}
+	return want, "the source circuit's plaintext evaluation (and the compiled program's)", nil
 }

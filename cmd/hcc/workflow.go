@@ -268,6 +268,12 @@ func printOutputs(e *cmdEnv, p *hcc.Program, got []hcc.Values, batch bool, want 
 // compareOutputs reports the first output element where the encrypted run
 // (got) and the plaintext simulator (want) differ, and how many differ.
 func compareOutputs(p *hcc.Program, got, want hcc.Values) error {
+	return compareNamed(p, got, want, "encrypted result", "the plaintext simulator")
+}
+
+// compareNamed is compareOutputs with the two sides named gotName and
+// wantName in the message.
+func compareNamed(p *hcc.Program, got, want hcc.Values, gotName, wantName string) error {
 	var first string
 	bad := 0
 	for _, bus := range p.Outputs() {
@@ -283,13 +289,13 @@ func compareOutputs(p *hcc.Program, got, want hcc.Values) error {
 				}
 				gd, gh := hcc.FormatValue(&bus, g)
 				wd, wh := hcc.FormatValue(&bus, w)
-				first = fmt.Sprintf("%s = %s (%s), the plaintext simulator says %s (%s)", name, gd, gh, wd, wh)
+				first = fmt.Sprintf("%s = %s (%s), %s says %s (%s)", name, gd, gh, wantName, wd, wh)
 			}
 			bad++
 		}
 	}
 	if bad > 0 {
-		return fmt.Errorf("check FAILED: encrypted result differs from the plaintext simulator in %d output element(s): %s", bad, first)
+		return fmt.Errorf("check FAILED: %s differs from %s in %d output element(s): %s", gotName, wantName, bad, first)
 	}
 	return nil
 }
