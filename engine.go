@@ -54,6 +54,9 @@ type Engine interface {
 type scheme interface {
 	name() string
 	insecure() bool
+	// warning is a one-line warning for a set below hcc's 128-bit target
+	// that is still allowed without Target.Insecure, or "".
+	warning() string
 	// slots is the number of instances one ciphertext carries.
 	slots() int
 	// newKeys draws a fresh key pair.

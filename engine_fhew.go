@@ -3,6 +3,8 @@ package hcc
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -44,8 +46,27 @@ func (fhewEngine) ParamSets() []string { return fhew.Names() }
 
 func (fhewEngine) DefaultParams() string { return fhewDefaultParams }
 
+// aboutBits finds the estimate in a BelowTarget set's Security statement.
+var aboutBits = regexp.MustCompile(`about [0-9]+ bits`)
+
+// ParamsHelp lists the 128-bit sets apart from the paper-reproduction
+// sets below the target and from the insecure ones.
 func (fhewEngine) ParamsHelp() string {
-	return "fhew: " + fmt.Sprint(fhew.Names()) + ", default " + fhewDefaultParams
+	var below []string
+	for _, name := range fhew.ReproductionNames() {
+		p, err := fhew.ParamsByName(name, false)
+		if err != nil {
+			below = append(below, name)
+			continue
+		}
+		if m := aboutBits.FindString(p.Literal().Security); m != "" {
+			name += " (" + m + ")"
+		}
+		below = append(below, name)
+	}
+	return "fhew: 128-bit " + fmt.Sprint(fhew.SecureNames()) + ", default " + fhewDefaultParams +
+		"; below 128 bits, for paper reproduction only (a warning is printed): " + strings.Join(below, ", ") +
+		"; insecure, with --insecure only: " + fmt.Sprint(fhew.InsecureNames())
 }
 
 func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
@@ -157,6 +178,15 @@ type fhewScheme struct{ p fhew.Params }
 
 func (s *fhewScheme) name() string   { return s.p.Name() }
 func (s *fhewScheme) insecure() bool { return s.p.Literal().Insecure }
+
+// warning states a BelowTarget set's security (kept for paper
+// reproduction, never chosen by default).
+func (s *fhewScheme) warning() string {
+	if l := s.p.Literal(); l.BelowTarget {
+		return fmt.Sprintf("parameter set %s is below the 128-bit security target (%s)", s.name(), l.Security)
+	}
+	return ""
+}
 func (s *fhewScheme) slots() int     { return 1 }
 
 func (s *fhewScheme) newKeys() (secretKey, serverKey, error) {

@@ -45,6 +45,10 @@ func (k *keyInfo) Params() string { return k.scheme.name() }
 // KeyID identifies the key pair (the same for both halves).
 func (k *keyInfo) KeyID() KeyID { return k.id }
 
+// SecurityWarning is a one-line warning when the key's set is below
+// hcc's 128-bit target (a paper-reproduction set), else "".
+func (k *keyInfo) SecurityWarning() string { return k.scheme.warning() }
+
 // Insecure reports whether the key's set is an insecure (Toy) one.
 func (k *keyInfo) Insecure() bool { return k.scheme.insecure() }
 

@@ -72,3 +72,15 @@ func TestEstimateMemory(t *testing.T) {
 		t.Errorf("fhew estimate: ok %v, err %v", ok, err)
 	}
 }
+
+// TestSecurityWarning: a program or key of a set below the 128-bit target
+// says so with the set's security statement; 128-bit sets say nothing (F12).
+func TestSecurityWarning(t *testing.T) {
+	p := mustCompile(t, HDL(testAdder, ""), Target{Params: "STD128_P8_Q28"})
+	if w := p.SecurityWarning(); !strings.Contains(w, "STD128_P8_Q28 is below the 128-bit security target") || !strings.Contains(w, "about 123 bits") {
+		t.Errorf("STD128_P8_Q28: %q", w)
+	}
+	if w := mustCompile(t, HDL(testAdder, ""), Target{}).SecurityWarning(); w != "" {
+		t.Errorf("default set warns: %q", w)
+	}
+}

@@ -315,6 +315,11 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 	return p, nil
 }
 
+// SecurityWarning is a one-line warning when the program's set is below
+// hcc's 128-bit target (a paper-reproduction set, allowed without
+// Target.Insecure but not 128-bit), else "". Callers should show it.
+func (p *Program) SecurityWarning() string { return p.scheme.warning() }
+
 // Evaluable reports whether Eval can run the program (false after
 // InterfaceOnly skipped the engine's passes).
 func (p *Program) Evaluable() bool { return !p.interfaceOnly }

@@ -72,6 +72,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 	if err != nil {
 		return err
 	}
+	e.warn(p.SecurityWarning())
 	if f.verbose {
 		fmt.Fprintln(e.stdout, p.Details())
 	}

@@ -40,6 +40,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
+	e.warn(sk.SecurityWarning())
 	path := e.args[1]
 	in, err := hcc.ReadCiphertextsFile(path)
 	if err != nil {

@@ -71,6 +71,19 @@ type cmdEnv struct {
 	style   string
 	out     string
 	ins     stringList
+	warned  map[string]bool // warnings printed, each once per command
+}
+
+// warn prints a non-empty warning on stderr once per command.
+func (e *cmdEnv) warn(msg string) {
+	if msg == "" || e.warned[msg] {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[msg] = true
+	fmt.Fprintf(e.stderr, "warning: %s\n", msg)
 }
 
 // stringList is a repeatable string flag (--in a=1 --in b=2).

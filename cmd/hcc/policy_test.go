@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/hcc-fhe/hcc"
+	"github.com/hcc-fhe/hcc/backend/bgv"
+	"github.com/hcc-fhe/hcc/backend/fhew"
 	"github.com/hcc-fhe/hcc/ir"
 )
 
@@ -127,5 +129,52 @@ func TestCheckAgainstSource(t *testing.T) {
 	}
 	if _, ref, err := plainReference(sub, p, []hcc.Values{in}, true); err != nil || !strings.Contains(ref, "not available") {
 		t.Errorf("from a .hcp: %q %v", ref, err)
+	}
+}
+
+// TestBelowTargetSets: --params help lists the sets below 128 bits apart
+// from the 128-bit ones, and using one prints a one-line warning with its
+// security statement (F12).
+func TestBelowTargetSets(t *testing.T) {
+	help := paramsHelp()
+	i128, iBelow, iToy := strings.Index(help, "fhew: 128-bit ["), strings.Index(help, "below 128 bits"), strings.Index(help, "insecure, with --insecure only")
+	if i128 < 0 || iBelow < i128 || iToy < iBelow {
+		t.Fatalf("params help has no groups: %s", help)
+	}
+	for _, name := range fhew.ReproductionNames() {
+		if j := strings.Index(help, name); j < iBelow || j > iToy {
+			t.Errorf("%s is not listed among the below-128-bit sets: %s", name, help)
+		}
+	}
+	for _, name := range fhew.SecureNames() {
+		if j := strings.Index(help, name+" "); j > iBelow {
+			t.Errorf("%s is listed after the 128-bit group: %s", name, help)
+		}
+	}
+	// bgv's grouping by the Toy prefix agrees with Params.Secure.
+	for _, name := range bgv.Names() {
+		lit, err := bgv.LiteralByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit.AllowInsecure = true
+		pr, err := bgv.NewParams(lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Secure() == strings.HasPrefix(name, "Toy") {
+			t.Errorf("bgv %s: Secure %v, but the help groups it by its name", name, pr.Secure())
+		}
+	}
+	dir := t.TempDir()
+	writeHDL(t, dir, "add.hdl", policyAdd)
+	got := runWorkflow(t, dir, "compile", "--backend", "fhew", "--params", "STD128_LMKCDEY_G", "TMP/add.hdl")
+	want := "warning: parameter set STD128_LMKCDEY_G is below the 128-bit security target (below 128 bits: ring log Q = 28 > 27"
+	if !strings.HasPrefix(got, "exit 0") || strings.Count(got, want) != 1 {
+		t.Errorf("compile at STD128_LMKCDEY_G:\n%s\nwant one %q", got, want)
+	}
+	got = runWorkflow(t, dir, "compile", "--backend", "fhew", "--params", "STD128_LOWFAIL_T", "TMP/add.hdl")
+	if strings.Contains(got, "warning") {
+		t.Errorf("compile at a 128-bit set warns:\n%s", got)
 	}
 }

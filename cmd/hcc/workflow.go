@@ -138,6 +138,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		if err != nil {
 			return nil, err
 		}
+		e.warn(p.SecurityWarning())
 		if err := inputs(p.Circuit()); err != nil {
 			return nil, err
 		}
@@ -166,6 +167,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 	if err != nil {
 		return nil, err
 	}
+	e.warn(p.SecurityWarning())
 	if err := check(p); err != nil {
 		return nil, err
 	}
@@ -373,6 +375,7 @@ func readClientKey(e *cmdEnv, path string) (*hcc.ClientKey, error) {
 	if warning != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", warning)
 	}
+	e.warn(ck.SecurityWarning())
 	return ck, nil
 }
 
