@@ -2,8 +2,8 @@ package hcc
 
 import (
 	"fmt"
-	"strings"
 	goruntime "runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -179,7 +179,7 @@ func (s *bgvScheme) insecure() bool { return !s.pr.Secure() }
 
 // warning is empty: every secure BGV set meets the 128-bit target.
 func (s *bgvScheme) warning() string { return "" }
-func (s *bgvScheme) slots() int     { return s.pr.Slots() }
+func (s *bgvScheme) slots() int      { return s.pr.Slots() }
 
 // newKeys draws a secret key and the evaluation keys the bit-sliced
 // executor needs (relinearization only: it never rotates).

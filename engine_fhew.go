@@ -187,7 +187,7 @@ func (s *fhewScheme) warning() string {
 	}
 	return ""
 }
-func (s *fhewScheme) slots() int     { return 1 }
+func (s *fhewScheme) slots() int { return 1 }
 
 func (s *fhewScheme) newKeys() (secretKey, serverKey, error) {
 	sk, err := fhew.NewSecretKey(s.p)
