@@ -179,6 +179,16 @@ type fhewScheme struct{ p fhew.Params }
 func (s *fhewScheme) name() string   { return s.p.Name() }
 func (s *fhewScheme) insecure() bool { return s.p.Literal().Insecure }
 
+// failureLog2 is fhew.Params.CircuitFailure of c (ok false on an error
+// or without bootstraps).
+func (s *fhewScheme) failureLog2(c *ir.Circuit) (float64, bool) {
+	cf, err := s.p.CircuitFailure(c)
+	if err != nil || cf.Bootstraps == 0 {
+		return 0, false
+	}
+	return cf.Log2Failure, true
+}
+
 // warning states a BelowTarget set's security (kept for paper
 // reproduction, never chosen by default).
 func (s *fhewScheme) warning() string {

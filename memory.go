@@ -2,8 +2,10 @@ package hcc
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hcc-fhe/hcc/backend/bgv"
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // MemoryOptions describe the run Program.EstimateMemory prices.
@@ -82,4 +84,42 @@ func (s *bgvScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate,
 		text = fmt.Sprintf("about %s (%s for one pack; %d more packs waiting %s)", bgv.FormatBytes(e.Total), text[len("about "):], packs-1, bgv.FormatBytes(wait))
 	}
 	return MemoryEstimate{Total: e.Total, Text: text}, nil
+}
+
+// MaxFailureLog2 is the predicted failure per run (log2) above which a
+// program is reported as unreliable: the bound the FHEW LUT mapper keeps
+// for each function, 2^-40.
+const MaxFailureLog2 = -40
+
+// failureScheme is a parameter set whose runs can fail with a predicted
+// probability (FHEW: a bootstrap's noise can flip its output bit).
+type failureScheme interface {
+	failureLog2(c *ir.Circuit) (float64, bool)
+}
+
+// FailureLog2 is the noise model's predicted failure probability of one
+// run of the program (log2, a union bound over its bootstraps); ok is
+// false when the engine predicts none (BGV decrypts correctly whenever
+// the noise simulation Eval checks succeeds) or the program was compiled
+// with InterfaceOnly. Compare it with MaxFailureLog2, or use
+// FailureWarning.
+func (p *Program) FailureLog2() (log2 float64, ok bool) {
+	fs, isFS := p.scheme.(failureScheme)
+	if !isFS || p.interfaceOnly {
+		return 0, false
+	}
+	return fs.failureLog2(p.circuit)
+}
+
+// FailureWarning is a one-line warning when the predicted failure per run
+// is above 2^MaxFailureLog2 (the outputs are then wrong in a measurable
+// share of runs), else "".
+func (p *Program) FailureWarning() string {
+	f, ok := p.FailureLog2()
+	if !ok || f <= MaxFailureLog2 {
+		return ""
+	}
+	return fmt.Sprintf("predicted failure 2^%.1f per run on %s is above 2^%d: about 1 run in %.0f gives wrong outputs; "+
+		"use a set with a lower failure (the default %s) or a lower PARITY failure bound", f, p.scheme.name(), MaxFailureLog2,
+		math.Max(1, math.Round(math.Exp2(-f))), fhewDefaultParams)
 }

@@ -84,3 +84,23 @@ func TestSecurityWarning(t *testing.T) {
 		t.Errorf("default set warns: %q", w)
 	}
 }
+
+// TestFailureWarning: a program predicted to fail more often than
+// 2^-40 per run is reported; the default set's program is not (F21).
+func TestFailureWarning(t *testing.T) {
+	p := mustCompile(t, HDL(testAdder, ""), Target{Params: "STD128_LMKCDEY_G"})
+	f, ok := p.FailureLog2()
+	if !ok || f <= MaxFailureLog2 {
+		t.Fatalf("STD128_LMKCDEY_G adder: failure 2^%v, ok %v; want above 2^%d", f, ok, MaxFailureLog2)
+	}
+	if w := p.FailureWarning(); !strings.Contains(w, "is above 2^-40") || !strings.Contains(w, "wrong outputs") {
+		t.Errorf("warning %q", w)
+	}
+	d := mustCompile(t, HDL(testAdder, ""), Target{})
+	if f, ok := d.FailureLog2(); !ok || f > MaxFailureLog2 || d.FailureWarning() != "" {
+		t.Errorf("default set: 2^%v ok %v, warning %q", f, ok, d.FailureWarning())
+	}
+	if _, ok := mustCompile(t, HDL(testAdder, ""), toyBGV).FailureLog2(); ok {
+		t.Error("bgv predicts a failure")
+	}
+}

@@ -73,6 +73,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		return err
 	}
 	e.warn(p.SecurityWarning())
+	e.warn(p.FailureWarning())
 	if f.verbose {
 		fmt.Fprintln(e.stdout, p.Details())
 	}

@@ -178,3 +178,14 @@ func TestBelowTargetSets(t *testing.T) {
 		t.Errorf("compile at a 128-bit set warns:\n%s", got)
 	}
 }
+
+// TestFailureWarningCLI: compile prints the predicted-failure warning
+// once (F21).
+func TestFailureWarningCLI(t *testing.T) {
+	dir := t.TempDir()
+	writeHDL(t, dir, "add.hdl", policyAdd)
+	got := runWorkflow(t, dir, "compile", "--backend", "fhew", "--params", "STD128_LMKCDEY_G", "TMP/add.hdl")
+	if strings.Count(got, "is above 2^-40") != 1 {
+		t.Errorf("compile at STD128_LMKCDEY_G:\n%s", got)
+	}
+}

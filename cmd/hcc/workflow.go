@@ -146,6 +146,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 			return nil, err
 		}
 		if server {
+			e.warn(p.FailureWarning())
 			fmt.Fprintf(e.stderr, "loaded %s (%s for %s/%s): %s\n", path, p.Name(), p.Target().Engine, p.Target().Params, p.Summary())
 			if pf := parityBound(p.Target()); pf != parityBound(t) {
 				fmt.Fprintf(e.stderr, "warning: --parity-failure %v ignored: %s was compiled with %v\n", parityBound(t), path, pf)
@@ -180,6 +181,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		}
 	}
 	fmt.Fprintf(e.stderr, "compiled %s in %v: %s\n", p.Name(), time.Since(t0).Round(time.Millisecond), p.Summary())
+	e.warn(p.FailureWarning())
 	return p, nil
 }
 
