@@ -50,7 +50,7 @@ func UnmarshalProgram(data []byte) (*Program, error) { return decodeProgram("pro
 // ReadProgramFile reads a .hcp file written by Program.MarshalBinary
 // (WriteFile). Errors name path.
 func ReadProgramFile(path string) (*Program, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, programMagic)
 	if err != nil {
 		return nil, err
 	}

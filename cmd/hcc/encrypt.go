@@ -29,7 +29,7 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if e.out == "" {
 		return fmt.Errorf("missing -o FILE for the encrypted inputs")
 	}
-	if err := hcc.CheckWritable(e.out); err != nil {
+	if err := hcc.CheckWritable(e.out, append([]string{w.key, w.batch}, e.args...)...); err != nil {
 		return err
 	}
 	if err := checkBatchReadable(w.batch); err != nil {

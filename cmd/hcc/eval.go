@@ -30,7 +30,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err := w.checkCheap(); err != nil {
 		return err
 	}
-	if err := hcc.CheckWritable(e.out); err != nil {
+	if err := hcc.CheckWritable(e.out, append([]string{w.evalKey}, e.args...)...); err != nil {
 		return err
 	}
 	if w.evalKey == "" {
