@@ -104,3 +104,16 @@ func TestFailureWarning(t *testing.T) {
 		t.Error("bgv predicts a failure")
 	}
 }
+
+// TestSourceMemoryBudget: Source.MemoryBudget bounds HDL elaboration (F4).
+func TestSourceMemoryBudget(t *testing.T) {
+	src := HDL("circuit m(a: u256, b: u256) -> (p: u256) { p = a * b; }", "")
+	src.MemoryBudget = 8 << 20
+	if _, err := LoadCircuit(src, ""); err == nil || !strings.Contains(err.Error(), "over the memory budget of 8 MiB") {
+		t.Errorf("8 MiB budget: %v", err)
+	}
+	src.MemoryBudget = 1 << 30
+	if _, err := LoadCircuit(src, ""); err != nil {
+		t.Errorf("1 GiB budget: %v", err)
+	}
+}

@@ -29,6 +29,10 @@ type Source struct {
 	// FS, if set, holds the HDL program's files (Name and its relative
 	// imports are then slash-separated paths in FS, as lang.Options.FS).
 	FS fs.FS
+	// MemoryBudget bounds the memory HDL elaboration may take, in bytes;
+	// 0 is lang.DefaultMemoryBudget (1.5 GiB). A program over it is
+	// refused, at once, with an error, instead of exhausting the machine.
+	MemoryBudget int64
 
 	circuit *ir.Circuit
 }
@@ -77,7 +81,7 @@ func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
 		return p.circuit, nil
 	}
 	if strings.HasSuffix(src.Name, ".hdl") {
-		opts := lang.Options{Circuit: src.Circuit, Style: st, FS: src.FS}
+		opts := lang.Options{Circuit: src.Circuit, Style: st, FS: src.FS, MemoryBudget: src.MemoryBudget}
 		if src.Text == nil && src.FS == nil {
 			return lang.CompileFile(src.Name, opts)
 		}

@@ -127,7 +127,7 @@ func (e *elab) memory(n int) int64 {
 // memory budget.
 func (e *elab) tooLarge(pos lexer.Position) {
 	gates := min(int64(e.opts.maxNodes), max(0, e.opts.MemoryBudget-int64(e.varBits)*valueBitBytes)/nodeBytes)
-	e.errorf(pos, "program too large to elaborate: over the memory budget of %s, which holds about %d gates besides the %d bits of values in variables (raise the budget to elaborate more)",
+	e.errorf(pos, "program too large to elaborate: over the memory budget of %s, which holds about %d gates besides the %d bits of values in variables (raise it to elaborate more: hcc --max-memory, or MemoryBudget in Go)",
 		formatBytes(e.opts.MemoryBudget), gates, e.varBits)
 	panic(abort{})
 }

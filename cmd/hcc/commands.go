@@ -14,7 +14,7 @@ import (
 // loadCircuit loads the command's FILE argument with its -circuit and
 // -style flags (no engine passes).
 func loadCircuit(e *cmdEnv) (*ir.Circuit, error) {
-	return hcc.LoadCircuit(hcc.Source{Name: e.args[0], Circuit: e.circuit}, hcc.Style(e.style))
+	return hcc.LoadCircuit(e.source(e.args[0]), hcc.Style(e.style))
 }
 
 // compileFlags are compile's flags beyond the circuit selection.
@@ -68,7 +68,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 			fmt.Fprintf(e.stdout, "%-12s %s\n", pass, summary)
 		}))
 	}
-	p, err := hcc.Compile(hcc.Source{Name: e.args[0], Circuit: e.circuit}, f.target(e, f.backend, f.params, f.insecure), opts...)
+	p, err := hcc.Compile(e.source(e.args[0]), f.target(e, f.backend, f.params, f.insecure), opts...)
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,8 @@ type cmdEnv struct {
 	out     string
 	ins     stringList
 	warned  map[string]bool // warnings printed, each once per command
+	// maxMemory is --max-memory: hcc.Source.MemoryBudget.
+	maxMemory byteSize
 }
 
 // warn prints a non-empty warning on stderr once per command.
@@ -131,6 +133,7 @@ func commands() []*command {
 func circuitFlags(fs *flag.FlagSet, e *cmdEnv) {
 	fs.StringVar(&e.circuit, "circuit", "", "compile circuit `NAME` of an .hdl file that declares several")
 	fs.StringVar(&e.style, "style", "size", "lowering of .hdl arithmetic, `size|depth` (fewest gates or lowest AND-depth)")
+	fs.Var(&e.maxMemory, "max-memory", "memory `SIZE` .hdl elaboration may take before refusing the program (e.g. 4GiB, 512MiB, 2G; default 1.5GiB)")
 }
 
 func outFlag(fs *flag.FlagSet, e *cmdEnv, usage string) {

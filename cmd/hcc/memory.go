@@ -77,3 +77,38 @@ func packsOf(p *hcc.Program, n int) int {
 	s := max(p.Slots(), 1)
 	return max((n+s-1)/s, 1)
 }
+
+// byteSize is a flag holding a size in bytes: a number with an optional
+// unit, B, K/KB/KiB, M/MB/MiB, G/GB/GiB, T/TB/TiB (all binary: memory
+// sizes are quoted so).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	if *b == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	}
+	shift := map[string]uint{"": 0, "B": 0, "K": 10, "KB": 10, "KIB": 10, "M": 20, "MB": 20, "MIB": 20,
+		"G": 30, "GB": 30, "GIB": 30, "T": 40, "TB": 40, "TIB": 40}
+	sh, ok := shift[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || v <= 0 || v*float64(int64(1)<<sh) > 1<<62 {
+		return fmt.Errorf("bad size %q (want e.g. 4GiB, 512MiB or a number of bytes, above 0)", s)
+	}
+	*b = byteSize(v * float64(int64(1)<<sh))
+	return nil
+}
+
+// source is the command's circuit argument as an hcc.Source.
+func (e *cmdEnv) source(path string) hcc.Source {
+	return hcc.Source{Name: path, Circuit: e.circuit, MemoryBudget: int64(e.maxMemory)}
+}

@@ -189,3 +189,31 @@ func TestFailureWarningCLI(t *testing.T) {
 		t.Errorf("compile at STD128_LMKCDEY_G:\n%s", got)
 	}
 }
+
+// TestMaxMemory: --max-memory sets the elaboration budget, and the
+// refusal names the flag (F4).
+func TestMaxMemory(t *testing.T) {
+	dir := t.TempDir()
+	writeHDL(t, dir, "m.hdl", "circuit m(a: u256, b: u256) -> (p: u256) { p = a * b; }\n")
+	got := runWorkflow(t, dir, "stats", "--max-memory", "8MiB", "TMP/m.hdl")
+	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "over the memory budget of 8 MiB") || !strings.Contains(got, "--max-memory") {
+		t.Errorf("stats under 8 MiB:\n%s", got)
+	}
+	if got := runWorkflow(t, dir, "stats", "--max-memory", "1GiB", "TMP/m.hdl"); !strings.HasPrefix(got, "exit 0") {
+		t.Errorf("stats under 1 GiB:\n%s", got)
+	}
+	if got := runWorkflow(t, dir, "stats", "--max-memory", "lots", "TMP/m.hdl"); !strings.HasPrefix(got, "exit 2") && !strings.Contains(got, "bad size") {
+		t.Errorf("bad size:\n%s", got)
+	}
+	var b byteSize
+	for s, want := range map[string]int64{"4GiB": 4 << 30, "512MiB": 512 << 20, "2G": 2 << 30, "1.5GiB": 3 << 29, "1000": 1000} {
+		if err := b.Set(s); err != nil || int64(b) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", s, b, err, want)
+		}
+	}
+	for _, s := range []string{"", "0", "-1G", "4XB", "G"} {
+		if err := b.Set(s); err == nil {
+			t.Errorf("Set(%q) accepted", s)
+		}
+	}
+}

@@ -155,7 +155,7 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		return p, nil
 	}
 	t0 := time.Now()
-	c, err := hcc.LoadCircuit(hcc.Source{Name: path, Circuit: e.circuit}, t.Style)
+	c, err := hcc.LoadCircuit(e.source(path), t.Style)
 	if err != nil {
 		return nil, err
 	}
