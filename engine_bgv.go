@@ -100,6 +100,24 @@ func (e bgvEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Cir
 	if err != nil {
 		return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
 	}
+	if cfg.alt != nil && cfg.alt.NumInputBits() == c.NumInputBits() && cfg.alt.NumOutputBits() == c.NumOutputBits() {
+		// The depth style's lowering is not always the better input to
+		// ForDepth (a 64x64->128 multiply: 17 from the depth lowering, 15
+		// from the size one): keep the lower AND-depth, then the fewer
+		// multiplications, so that StyleDepth is never worse than StyleSize.
+		pipe.Observe = nil
+		alt, err := pipe.Run(cfg.alt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+		}
+		da, dd := bgv.CircuitDepth(alt), bgv.CircuitDepth(d)
+		if da < dd || da == dd && bgvMulCount(alt) < bgvMulCount(d) {
+			if cfg.observe != nil {
+				cfg.observe("size-lowering", fmt.Sprintf("%6d nodes, AND-depth %d, %d multiplications (kept: lower than the depth lowering's)", len(alt.Nodes), da, bgvMulCount(alt)))
+			}
+			d = alt
+		}
+	}
 	instances := max(t.Instances, 1)
 	if t.Params != "" {
 		s, err := e.scheme(t.Params, t.Insecure)

@@ -117,3 +117,36 @@ func TestSourceMemoryBudget(t *testing.T) {
 		t.Errorf("1 GiB budget: %v", err)
 	}
 }
+
+// TestBGVDepthStyleNeverDeeper: on BGV, StyleDepth compiles both HDL
+// lowerings through the depth passes and keeps the lower AND-depth, so it
+// is never deeper nor, at equal depth, costlier than StyleSize (F1: a
+// 64x64->128 multiply gave 17 against 15).
+func TestBGVDepthStyleNeverDeeper(t *testing.T) {
+	const mul = `circuit m(a: u32, b: u32) -> (lo: u32, hi: u32) { let p = (a as u64)*(b as u64); lo = p[31:0]; hi = p[63:32]; }`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mul.hdl")
+	if err := os.WriteFile(path, []byte(mul), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tg := Target{Engine: "bgv", Params: "ToyM257Deep", Insecure: true}
+	size := mustCompile(t, File(path), tg)
+	tg.Style = StyleDepth
+	depth := mustCompile(t, File(path), tg)
+	ss, ds := size.Stats(), depth.Stats()
+	if ds.AndDepth > ss.AndDepth || ds.AndDepth == ss.AndDepth && ds.Costly > ss.Costly {
+		t.Errorf("depth style: AND-depth %d, %d multiplications; size style: %d, %d", ds.AndDepth, ds.Costly, ss.AndDepth, ss.Costly)
+	}
+	// The kept lowering still computes the function.
+	in := randomInputs(depth, 4, 7)
+	for _, v := range in {
+		got, err := depth.EvalPlain(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := v["a"][0].Uint64(), v["b"][0].Uint64()
+		if p := a * b; got["lo"][0].Uint64() != p&0xffffffff || got["hi"][0].Uint64() != p>>32 {
+			t.Errorf("%d*%d: lo %v hi %v", a, b, got["lo"][0], got["hi"][0])
+		}
+	}
+}

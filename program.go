@@ -198,6 +198,11 @@ type compileConfig struct {
 	// level receives what the engine's compile already computed (BGV:
 	// the input level of the noise simulation), for the program.
 	level *levelCache
+	// alt is the source's other HDL lowering (StyleSize when the target
+	// asks for StyleDepth), or nil: an engine minimizing AND-depth (BGV)
+	// compiles both and keeps the better, since the size lowering can be
+	// the better input to its depth passes.
+	alt *ir.Circuit
 }
 
 // InterfaceOnly makes Compile skip the engine's passes where the client
@@ -265,6 +270,13 @@ func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
 	cfg := &compileConfig{}
 	for _, o := range opts {
 		o(cfg)
+	}
+	if t.Style == StyleDepth && e.Name() == "bgv" && src.circuit == nil && strings.HasSuffix(src.Name, ".hdl") {
+		alt, err := LoadCircuit(src, StyleSize)
+		if err != nil {
+			return nil, err
+		}
+		cfg.alt = alt
 	}
 	p, err := compileCircuit(e, c, t, cfg)
 	if err != nil {

@@ -164,6 +164,11 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 	}
 	src := hcc.FromCircuit(c)
 	src.Name = path
+	if t.Engine == "bgv" && t.Style == hcc.StyleDepth {
+		// From the file again: BGV compiles both lowerings of the HDL
+		// and keeps the lower AND-depth (hcc.Compile), which needs the source.
+		src = e.source(path)
+	}
 	p, err := hcc.Compile(src, t, hcc.InterfaceOnly())
 	if err != nil {
 		return nil, err
