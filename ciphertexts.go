@@ -1,7 +1,10 @@
 package hcc
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -25,7 +28,82 @@ type Ciphertexts struct {
 	circuitName string
 	layout      []ir.Bus
 	packs       []pack
+	pos         batchPos
 	origin      string // the file path given, or "ciphertexts" (messages)
+}
+
+// batchPos is where ciphertexts sit in the batch they were encrypted as,
+// so that JoinCiphertexts can refuse parts that are duplicated, missing,
+// reordered or from another batch (they would decrypt to a plausible wrong
+// batch). Evaluated outputs keep their inputs' position.
+type batchPos struct {
+	id    [16]byte // random per Encrypt; a content hash for sets made without one
+	first int      // the batch index of the first instance held
+	total int      // the batch's instance count; 0: not recorded (the whole batch)
+}
+
+// errReleased is the error for ciphertexts emptied by Eval's ReleaseInputs.
+var errReleased = errors.New("no input instances (released by an earlier Eval with ReleaseInputs?)")
+
+// usable reports whether c can be encoded or evaluated: not nil, made by
+// this package, and not released.
+func (c *Ciphertexts) usable() error {
+	if c == nil {
+		return errors.New("nil Ciphertexts")
+	}
+	if c.engine == nil || c.scheme == nil {
+		return errors.New("zero Ciphertexts (make them with Encrypt, Eval or UnmarshalCiphertexts)")
+	}
+	if len(c.packs) == 0 {
+		return errReleased
+	}
+	for _, p := range c.packs {
+		if len(p.cts) == 0 {
+			return errReleased
+		}
+	}
+	return nil
+}
+
+// position is c's batch position; for a set made without one (the
+// transcipherer's), the whole batch, identified by the encoded ciphertexts
+// enc (computed when nil).
+func (c *Ciphertexts) position(enc [][]byte) (batchPos, error) {
+	if c.pos.total > 0 {
+		return c.pos, nil
+	}
+	if enc == nil {
+		var err error
+		if _, enc, err = c.scheme.encode(c.all()); err != nil {
+			return batchPos{}, err
+		}
+	}
+	h := sha256.New()
+	h.Write(c.key[:])
+	h.Write(c.circuitHash[:])
+	for _, e := range enc {
+		h.Write(e)
+	}
+	pos := batchPos{total: c.Instances()}
+	copy(pos.id[:], h.Sum(nil))
+	return pos, nil
+}
+
+func (c *Ciphertexts) all() []backend.Ciphertext {
+	var all []backend.Ciphertext
+	for _, p := range c.packs {
+		all = append(all, p.cts...)
+	}
+	return all
+}
+
+// describe names instances first..first+n-1 of the batch, 1-based.
+func (p batchPos) describe(n int) string {
+	return fmt.Sprintf("instances %d..%d of %s", p.first+1, p.first+n, p.batch())
+}
+
+func (p batchPos) batch() string {
+	return fmt.Sprintf("batch %s (%d instances)", hex.EncodeToString(p.id[:4]), p.total)
 }
 
 // pack is one group of ciphertexts evaluated together.
@@ -76,6 +154,9 @@ func (k *ClientKey) Encrypt(p *Program, batch ...Values) (*Ciphertexts, error) {
 	if len(batch) == 0 {
 		return nil, errors.New("no input sets to encrypt")
 	}
+	if err := k.usable(p); err != nil {
+		return nil, err
+	}
 	if err := k.matches(p); err != nil {
 		return nil, err
 	}
@@ -106,11 +187,46 @@ func (k *ClientKey) Encrypt(p *Program, batch ...Values) (*Ciphertexts, error) {
 		}
 		out.packs = append(out.packs, pack{n: n, cts: cts})
 	}
+	out.pos.total = len(batch)
+	rand.Read(out.pos.id[:])
 	return out, nil
+}
+
+// usable reports whether k and p are non-nil and made by this package.
+func (k *ClientKey) usable(p *Program) error {
+	if k == nil || k.sk == nil || k.engine == nil || k.scheme == nil {
+		return errors.New("nil or zero ClientKey (make it with GenerateKeys or ReadClientKeyFile)")
+	}
+	return p.usable()
+}
+
+// usable reports whether p is non-nil and made by this package.
+func (p *Program) usable() error {
+	if p == nil || p.circuit == nil || p.engine == nil || p.scheme == nil {
+		return errors.New("nil or zero Program (make it with Compile or UnmarshalProgram)")
+	}
+	return nil
+}
+
+// checkEvalArgs refuses nil and zero arguments to Eval.
+func checkEvalArgs(p *Program, k *ServerKey, in *Ciphertexts) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if k == nil || k.ek == nil || k.engine == nil || k.scheme == nil {
+		return errors.New("nil or zero ServerKey (make it with GenerateKeys or ReadServerKeyFile)")
+	}
+	return in.usable()
 }
 
 // Decrypt decrypts evaluated outputs of p into one Values per instance.
 func (k *ClientKey) Decrypt(p *Program, out *Ciphertexts) ([]Values, error) {
+	if err := k.usable(p); err != nil {
+		return nil, err
+	}
+	if err := out.usable(); err != nil {
+		return nil, err
+	}
 	if err := out.checkFor(p, &k.keyInfo, ctOutputs); err != nil {
 		return nil, err
 	}
@@ -137,6 +253,15 @@ func (k *ClientKey) Decrypt(p *Program, out *Ciphertexts) ([]Values, error) {
 
 // checkFor verifies that c holds kind for program p under key k.
 func (c *Ciphertexts) checkFor(p *Program, k *keyInfo, kind fileKind) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if k.engine == nil || k.scheme == nil {
+		return errors.New("zero key (make it with GenerateKeys or read it from its file)")
+	}
 	if c.kind != kind {
 		return fmt.Errorf("%s holds %v, not %v", c.name(), c.kind, kind)
 	}
@@ -174,11 +299,14 @@ func (c *Ciphertexts) name() string {
 // ciphertexts above the lowest level among them are switched down (on
 // copies) first, so that all have one size.
 func (c *Ciphertexts) MarshalBinary() ([]byte, error) {
-	var all []backend.Ciphertext
-	for _, p := range c.packs {
-		all = append(all, p.cts...)
+	if err := c.usable(); err != nil {
+		return nil, err
 	}
-	size, enc, err := c.scheme.encode(all)
+	size, enc, err := c.scheme.encode(c.all())
+	if err != nil {
+		return nil, err
+	}
+	pos, err := c.position(enc)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +320,9 @@ func (c *Ciphertexts) MarshalBinary() ([]byte, error) {
 	for _, p := range c.packs {
 		buf = le.AppendUint32(buf, uint32(p.n))
 	}
+	buf = append(buf, pos.id[:]...)
+	buf = le.AppendUint32(buf, uint32(pos.first))
+	buf = le.AppendUint32(buf, uint32(pos.total))
 	buf = le.AppendUint32(buf, uint32(size))
 	buf = le.AppendUint32(buf, uint32(len(enc)))
 	for _, e := range enc {
@@ -246,6 +377,9 @@ func decodeCiphertexts(name string, data []byte) (*Ciphertexts, error) {
 	for i := 0; i < np && r.err == nil; i++ {
 		c.packs = append(c.packs, pack{n: int(r.u32())})
 	}
+	copy(c.pos.id[:], r.take(len(c.pos.id)))
+	c.pos.first = int(r.u32())
+	c.pos.total = int(r.u32())
 	size := int(r.u32())
 	count := int(r.u32())
 	if r.err == nil && (size <= 0 || count < 0 || count > len(r.buf)/size) {
@@ -282,6 +416,9 @@ func decodeCiphertexts(name string, data []byte) (*Ciphertexts, error) {
 		}
 		c.packs[i].cts = cts
 	}
+	if n := c.Instances(); c.pos.total < 1 || c.pos.first < 0 || c.pos.first > c.pos.total-n {
+		return nil, fmt.Errorf("%s: malformed ciphertext file: %d instances at %d of a batch of %d", name, n, c.pos.first, c.pos.total)
+	}
 	return c, nil
 }
 
@@ -291,18 +428,29 @@ func decodeCiphertexts(name string, data []byte) (*Ciphertexts, error) {
 // more than maxInstances instances is an error. The parts share c's
 // ciphertexts (nothing is copied).
 func (c *Ciphertexts) Split(maxInstances int) ([]*Ciphertexts, error) {
+	if err := c.usable(); err != nil {
+		return nil, err
+	}
 	if maxInstances < 1 {
 		return nil, fmt.Errorf("split into parts of %d instances: want at least 1", maxInstances)
 	}
+	pos, err := c.position(nil)
+	if err != nil {
+		return nil, err
+	}
 	var parts []*Ciphertexts
 	cur, n := c.emptyLike(), 0
+	cur.pos = pos
 	for i, p := range c.packs {
 		if p.instances() > maxInstances {
 			return nil, fmt.Errorf("pack %d holds %d instances (one ciphertext's slots), more than %d per part", i, p.instances(), maxInstances)
 		}
 		if n+p.instances() > maxInstances {
 			parts = append(parts, cur)
-			cur, n = c.emptyLike(), 0
+			next := c.emptyLike()
+			next.pos = pos
+			next.pos.first = cur.pos.first + n
+			cur, n = next, 0
 		}
 		cur.packs = append(cur.packs, p)
 		n += p.instances()
@@ -320,22 +468,46 @@ func (c *Ciphertexts) emptyLike() *Ciphertexts {
 }
 
 // JoinCiphertexts is the inverse of Split: the packs of parts in order.
-// All parts must be of one kind, engine, set, key, circuit and layout.
+// All parts must be of one kind, engine, set, key, circuit and layout, and
+// of one batch, each starting where the one before ends, together the
+// whole batch (parts of a Split, or the outputs of evaluating them, which
+// keep their position): duplicated, missing, reordered or foreign parts
+// are refused, since they would decrypt to a plausible wrong batch.
 func JoinCiphertexts(parts []*Ciphertexts) (*Ciphertexts, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("no ciphertexts to join")
 	}
-	out := parts[0].emptyLike()
+	var out *Ciphertexts
+	var want batchPos
 	for i, p := range parts {
-		if p == nil {
-			return nil, fmt.Errorf("part %d is nil", i)
+		if err := p.usable(); err != nil {
+			return nil, fmt.Errorf("part %d: %w", i+1, err)
+		}
+		pos, err := p.position(nil)
+		if err != nil {
+			return nil, fmt.Errorf("part %d: %w", i+1, err)
+		}
+		if i == 0 {
+			out, want = p.emptyLike(), batchPos{id: pos.id, total: pos.total}
 		}
 		if p.kind != out.kind || p.engine.Name() != out.engine.Name() || p.scheme.name() != out.scheme.name() ||
 			p.key != out.key || p.circuitHash != out.circuitHash || !sameLayout(p.layout, out.layout) {
-			return nil, fmt.Errorf("part %d holds %v of another program, key or kind than part 0", i, p.kind)
+			return nil, fmt.Errorf("part %d holds %v of another program, key or kind than part 1", i+1, p.kind)
+		}
+		n := p.Instances()
+		if pos != want {
+			if pos.id != want.id || pos.total != want.total {
+				return nil, fmt.Errorf("part %d holds %s, another batch than part 1 (%s)", i+1, pos.describe(n), want.batch())
+			}
+			return nil, fmt.Errorf("part %d holds %s, want instances from %d (parts duplicated, missing or out of order)", i+1, pos.describe(n), want.first+1)
 		}
 		out.packs = append(out.packs, p.packs...)
+		want.first += n
 	}
+	if want.first != want.total {
+		return nil, fmt.Errorf("the parts hold instances 1..%d of a batch of %d: the parts from %d on are missing", want.first, want.total, want.first+1)
+	}
+	out.pos = batchPos{id: want.id, total: want.total}
 	return out, nil
 }
 
@@ -343,10 +515,16 @@ func JoinCiphertexts(parts []*Ciphertexts) (*Ciphertexts, error) {
 // engine, set, circuit hash and layout): the checks Eval makes first, for
 // callers that want them before other work.
 func (k *ServerKey) CheckInputs(p *Program, in *Ciphertexts) error {
+	if k == nil {
+		return errors.New("nil ServerKey")
+	}
 	return in.checkFor(p, &k.keyInfo, ctInputs)
 }
 
 // CheckOutputs reports whether out are evaluated outputs of p under k.
 func (k *ClientKey) CheckOutputs(p *Program, out *Ciphertexts) error {
+	if k == nil {
+		return errors.New("nil ClientKey")
+	}
 	return out.checkFor(p, &k.keyInfo, ctOutputs)
 }

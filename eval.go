@@ -49,6 +49,9 @@ type Stats struct {
 // runs its packs one after another, each on all threads. ctx cancels the
 // run.
 func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts EvalOptions) (*Ciphertexts, Stats, error) {
+	if err := checkEvalArgs(p, k, in); err != nil {
+		return nil, Stats{}, err
+	}
 	if p.interfaceOnly {
 		return nil, Stats{}, errInterfaceOnly(p)
 	}
@@ -77,7 +80,7 @@ func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts E
 		return nil, Stats{}, err
 	}
 	out := &Ciphertexts{kind: ctOutputs, engine: in.engine, scheme: in.scheme, key: in.key,
-		circuitHash: in.circuitHash, circuitName: in.circuitName, layout: layoutOf(p.circuit.Outputs)}
+		circuitHash: in.circuitHash, circuitName: in.circuitName, layout: layoutOf(p.circuit.Outputs), pos: in.pos}
 	st := Stats{Instances: in.Instances(), Slots: k.scheme.slots()}
 	// groups of pack indices evaluated in one scheduler run
 	var groups [][]int

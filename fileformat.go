@@ -48,7 +48,8 @@ const (
 	programMagic = "HCCPROG\x00"
 	keyVersion   = 1
 	// ctVersion 3: ciphertext files hold several packs (FHEW and BGV batches).
-	ctVersion      = 3
+	// 4: and their position in the batch (id, first instance, total).
+	ctVersion      = 4
 	programVersion = 1
 )
 
@@ -228,7 +229,10 @@ func openFile(name string, data []byte, magic, what string) (fileHeader, *cursor
 	}
 	r := &cursor{buf: body[len(magic):]}
 	if v, want := r.u16(), versionOf(magic); v != want {
-		return fileHeader{}, nil, fmt.Errorf("%s has format version %d; this hcc reads version %d", name, v, want)
+		if v < want {
+			return fileHeader{}, nil, fmt.Errorf("%s has format version %d, written by an older hcc; this hcc reads version %d only: make the file again with this hcc", name, v, want)
+		}
+		return fileHeader{}, nil, fmt.Errorf("%s has format version %d, written by a newer hcc; this hcc reads version %d", name, v, want)
 	}
 	var h fileHeader
 	h.kind = fileKind(r.u8())

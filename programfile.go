@@ -24,6 +24,9 @@ import (
 
 // MarshalBinary encodes the program as a .hcp file.
 func (p *Program) MarshalBinary() ([]byte, error) {
+	if err := p.usable(); err != nil {
+		return nil, err
+	}
 	if p.interfaceOnly {
 		return nil, errInterfaceOnly(p)
 	}
