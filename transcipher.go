@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -211,7 +210,7 @@ func UnmarshalAESKey(data []byte) (*AESKey, error) { return decodeAESKey("AES ke
 
 // ReadAESKeyFile reads an encrypted AES key file. Errors name path.
 func ReadAESKeyFile(path string) (*AESKey, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, ctMagic)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,10 @@ func TestOutputsKeepKeysAndInputs(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(dir, "in.ct")); string(after) != string(in) {
 		t.Fatal("in.ct replaced")
 	}
+	got = runWorkflow(t, dir, "decrypt", "--key", "TMP/keys/secret.key", "TMP/in.ct", "-o", "TMP/in.ct")
+	if want := "hcc: decrypt: TMP/in.ct is both an input and the output"; !strings.Contains(got, want) {
+		t.Errorf("decrypt -o onto its input:\n%s\nwant %q", got, want)
+	}
 	got = runWorkflow(t, dir, "eval", "--eval-key", "TMP/keys/eval.key", hdl, "TMP/in.ct", "-o", "TMP/keys/eval.key")
 	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "evaluation key") {
 		t.Errorf("eval -o eval.key:\n%s", got)

@@ -123,7 +123,7 @@ func runEncryptAESKey(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := hcc.CheckWritable(e.out); err != nil {
+	if err := hcc.CheckWritable(e.out, append([]string{f.w.key}, e.args...)...); err != nil {
 		return err
 	}
 	ck, err := readClientKey(e, f.w.key)
@@ -182,7 +182,7 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := hcc.CheckWritable(e.out); err != nil {
+	if err := hcc.CheckWritable(e.out, append([]string{f.aesKey, f.w.evalKey}, e.args...)...); err != nil {
 		return err
 	}
 	ak, err := hcc.ReadAESKeyFile(f.aesKey)
@@ -235,6 +235,9 @@ func runDecryptRecords(e *cmdEnv, w *workflowFlags, length int) error {
 	}
 	if length < 0 {
 		return fmt.Errorf("--length %d: want at least 0", length)
+	}
+	if err := hcc.CheckWritable(e.out, append([]string{w.key}, e.args...)...); err != nil {
+		return err
 	}
 	ck, err := readClientKey(e, w.key)
 	if err != nil {
