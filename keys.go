@@ -58,7 +58,7 @@ func (k *keyInfo) Slots() int { return k.scheme.slots() }
 // matches reports whether the key's set is the program's.
 func (k *keyInfo) matches(p *Program) error {
 	if k.engine.Name() != p.target.Engine || k.scheme.name() != p.target.Params {
-		return fmt.Errorf("%s is compiled for %s/%s, %s is %s/%s",
+		return fmt.Errorf("%s is compiled for %s/%s, %s is %s/%s: make keys for the program (GenerateKeys; hcc keygen --for PROGRAM)",
 			p.originName(), p.target.Engine, p.target.Params, k.name(), k.engine.Name(), k.scheme.name())
 	}
 	return nil

@@ -150,3 +150,25 @@ func TestBGVDepthStyleNeverDeeper(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptySource: an empty Source (or FromCircuit(nil)) is a library
+// error, not "open : no such file" or a panic (F11, F10).
+func TestEmptySource(t *testing.T) {
+	for _, src := range []Source{{}, FromCircuit(nil)} {
+		if _, err := Compile(src, toyFHEW); err == nil || !strings.Contains(err.Error(), "empty Source") {
+			t.Errorf("Compile(%+v): %v", src, err)
+		}
+	}
+}
+
+// TestKeyMismatchSaysWhatToDo: a key of another set names the fix (F16).
+func TestKeyMismatchSaysWhatToDo(t *testing.T) {
+	p := mustCompile(t, HDL(testAdder, ""), toyFHEW)
+	ck, _, err := GenerateKeysFor(Target{Params: "ToyGINX", Insecure: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ck.Encrypt(p, randomInputs(p, 1, 1)...); err == nil || !strings.Contains(err.Error(), "GenerateKeys") {
+		t.Errorf("mismatch: %v", err)
+	}
+}

@@ -51,7 +51,12 @@ func File(path string) Source { return Source{Name: path} }
 
 // FromCircuit is a Source holding a circuit built in Go (it must pass
 // ir.Verify); the circuit is not modified.
-func FromCircuit(c *ir.Circuit) Source { return Source{Name: c.Name, circuit: c} }
+func FromCircuit(c *ir.Circuit) Source {
+	if c == nil {
+		return Source{} // refused by Compile and LoadCircuit as empty
+	}
+	return Source{Name: c.Name, circuit: c}
+}
 
 // LoadCircuit turns src into a plain circuit, lowering HDL arithmetic in
 // style ("" is StyleSize), without any of an engine's passes: what hcc sim,
@@ -66,6 +71,9 @@ func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
 		st = stdlib.DepthOptimized
 	default:
 		return nil, fmt.Errorf("unknown style %q (want size or depth)", style)
+	}
+	if src.circuit == nil && src.Name == "" && src.Text == nil {
+		return nil, fmt.Errorf("empty Source: give a file Name, Text, or use HDL, File or FromCircuit with a circuit")
 	}
 	if src.circuit != nil {
 		if err := ir.Verify(src.circuit); err != nil {

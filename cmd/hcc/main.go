@@ -72,6 +72,9 @@ type cmdEnv struct {
 	out     string
 	ins     stringList
 	warned  map[string]bool // warnings printed, each once per command
+	// keyFile is the key file the command read (--key or --eval-key),
+	// whose set a compiled program must match, for messages.
+	keyFile string
 	// maxMemory is --max-memory: hcc.Source.MemoryBudget.
 	maxMemory byteSize
 }
@@ -102,7 +105,7 @@ func commands() []*command {
 				circuitFlags(fs, e)
 				fs.Var(&e.ins, "in", inHelp)
 			}},
-		{name: "stats", args: "FILE", doc: "print node counts per op, depth, AND-depth and bootstraps", run: runStats,
+		{name: "stats", args: "FILE", doc: "print node counts per op, depth and AND-depth (bootstraps and multiplications: hcc compile --backend fhew|bgv)", run: runStats,
 			flags: func(fs *flag.FlagSet, e *cmdEnv) { circuitFlags(fs, e) }},
 		{name: "dot", args: "FILE", doc: "write the circuit as a Graphviz digraph", run: runDot,
 			flags: func(fs *flag.FlagSet, e *cmdEnv) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,5 +216,40 @@ func TestMaxMemory(t *testing.T) {
 		if err := b.Set(s); err == nil {
 			t.Errorf("Set(%q) accepted", s)
 		}
+	}
+}
+
+// TestThreadsLimit: --threads above 4 per CPU (at least 16) is refused
+// before any work, naming the limit (F3).
+func TestThreadsLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeHDL(t, dir, "add.hdl", policyAdd)
+	got := runWorkflow(t, dir, "run", "--params", "ToySigned", "--insecure", "--threads", "100000", "TMP/add.hdl", "--in", "a=1", "--in", "b=2")
+	want := fmt.Sprintf("--threads 100000 is above the limit of %d", maxThreads())
+	if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, want) || strings.Contains(got, "keygen") {
+		t.Errorf("--threads 100000:\n%s\nwant %q", got, want)
+	}
+	if got := runWorkflow(t, dir, "run", "--params", "ToySigned", "--insecure", "--threads", fmt.Sprint(maxThreads()), "TMP/add.hdl", "--in", "a=1", "--in", "b=2"); !strings.HasPrefix(got, "exit 0") {
+		t.Errorf("--threads at the limit:\n%s", got)
+	}
+}
+
+// TestProgramKeyMismatch: encrypting for a program compiled for another
+// set than the key's says which key, which set, and how to make keys (F16).
+func TestProgramKeyMismatch(t *testing.T) {
+	dir := t.TempDir()
+	writeHDL(t, dir, "add.hdl", policyAdd)
+	for _, args := range [][]string{
+		{"compile", "--backend", "fhew", "--params", "ToySigned", "--insecure", "TMP/add.hdl", "-o", "TMP/add.hcp"},
+		{"keygen", "--params", "ToyGINX", "--insecure", "-o", "TMP/k"},
+	} {
+		if got := runWorkflow(t, dir, args...); !strings.HasPrefix(got, "exit 0") {
+			t.Fatal(got)
+		}
+	}
+	got := runWorkflow(t, dir, "encrypt", "--insecure", "--key", "TMP/k/secret.key", "TMP/add.hcp", "--in", "a=1", "--in", "b=2", "-o", "TMP/in.ct")
+	want := "keys TMP/k/secret.key are fhew/ToyGINX; TMP/add.hcp needs fhew/ToySigned: make keys for it with hcc keygen --for TMP/add.hcp"
+	if !strings.Contains(got, want) {
+		t.Errorf("mismatch:\n%s\nwant %q", got, want)
 	}
 }

@@ -58,6 +58,11 @@ func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&w.insecure, "insecure", false, "allow the insecure Toy parameter sets (tests and demos only)")
 }
 
+// maxThreads is the most --threads accepted: 4 per CPU (at least 16),
+// beyond which workers only add scratch memory (a typo of 100000 threads
+// took 10 times the memory of 2 at a toy set).
+func maxThreads() int { return max(4*goruntime.NumCPU(), 16) }
+
 func threadsFlag(fs *flag.FlagSet, w *workflowFlags) {
 	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "gates (FHEW bootstraps, BGV multiplications) run in parallel on `N` worker goroutines")
 }
@@ -92,6 +97,9 @@ func paramsHelp() string {
 func (w *workflowFlags) checkCheap() error {
 	if w.threads < 1 {
 		return fmt.Errorf("--threads must be at least 1, got %d", w.threads)
+	}
+	if limit := maxThreads(); w.threads > limit {
+		return fmt.Errorf("--threads %d is above the limit of %d (4 per CPU, at least 16): every worker holds its own scratch memory", w.threads, limit)
 	}
 	if !(w.parityFailure < 0) {
 		return fmt.Errorf("--parity-failure %v: want log2 of a probability, below 0", w.parityFailure)
@@ -134,9 +142,16 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		if e.circuit != "" {
 			return nil, fmt.Errorf("-circuit applies to source files; %s is a compiled program", path)
 		}
-		p, err := hcc.Compile(hcc.File(path), hcc.Target{Engine: t.Engine, Params: t.Params, Insecure: t.Insecure})
+		p, err := hcc.Compile(hcc.File(path), hcc.Target{Insecure: t.Insecure})
 		if err != nil {
 			return nil, err
+		}
+		if pt := p.Target(); t.Engine != "" && t.Engine != pt.Engine || t.Params != "" && t.Params != pt.Params {
+			if e.keyFile != "" {
+				return nil, fmt.Errorf("keys %s are %s/%s; %s needs %s/%s: make keys for it with hcc keygen --for %s",
+					e.keyFile, t.Engine, t.Params, path, pt.Engine, pt.Params, path)
+			}
+			return nil, fmt.Errorf("%s is a program for %s/%s; --backend and --params say %s/%s", path, pt.Engine, pt.Params, t.Engine, t.Params)
 		}
 		e.warn(p.SecurityWarning())
 		if err := inputs(p.Circuit()); err != nil {
@@ -379,6 +394,7 @@ func readClientKey(e *cmdEnv, path string) (*hcc.ClientKey, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.keyFile = path
 	if warning != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", warning)
 	}
