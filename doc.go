@@ -44,8 +44,18 @@
 //
 // The insecure Toy sets (ToySigned, ToyM257, ...) exist for tests and
 // examples. Target.Insecure is the one switch that allows them; every
-// other path refuses them. Keys read from files keep whatever set they were
-// generated for.
+// other path refuses them. A program file may record a Toy set, but that
+// is not the switch: GenerateKeys and Encrypt for such a program need it
+// loaded by Compile with Target.Insecure. Keys read from files keep
+// whatever set they were generated for. Sets below the 128-bit target,
+// kept for paper reproduction (FHEW's STD128_LMKCDEY_G, STD128_P8_Q28), are
+// allowed, and Program.SecurityWarning says what they give.
+//
+// Before running, a caller can weigh a program: Program.FailureLog2 (and
+// FailureWarning above 2^MaxFailureLog2) is FHEW's predicted failure per
+// run; Program.EstimateMemory is BGV's peak memory, before any key is made
+// (hcc run/eval/encrypt refuse 1.5 times it above the memory available
+// unless --force). Source.MemoryBudget bounds HDL elaboration.
 //
 // # Batches
 //
