@@ -2,6 +2,7 @@ package hcc
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func wantContent(t *testing.T, path string, want []byte) {
 func TestWriteFileKeepsKeys(t *testing.T) {
 	dir := t.TempDir()
 	for _, kind := range []fileKind{kindSecretKey, kindEvalKey} {
-		key := filepath.Join(dir, "k"+kind.String()[:4])
+		key := filepath.Join(dir, fmt.Sprintf("key%d", kind))
 		old := fakeKeyFile(t, key, kind)
 		link := key + ".link"
 		if err := os.Symlink(filepath.Base(key), link); err != nil {
