@@ -83,7 +83,9 @@
 //
 // WriteFile writes atomically (a temporary file in the same directory,
 // synced, then renamed), so an interrupted write never leaves a truncated
-// file. WriteKeys writes secret.key (mode 0600) and eval.key into a
+// file; it never replaces an hcc key file (WriteFileForce does), follows
+// symbolic links, and writes into devices and FIFOs instead of renaming
+// over them. WriteKeys writes secret.key (mode 0600) and eval.key into a
 // directory and refuses to replace existing keys unless forced;
 // ReadClientKeyFile warns about a secret key that others can read. Errors
 // name the path the caller gave.
