@@ -46,6 +46,11 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		if strings.HasSuffix(e.out, ".hcp") {
 			return fmt.Errorf("writing a compiled program (%s) needs --backend %s", e.out, strings.Join(hcc.Engines(), "|"))
 		}
+		if e.out != "" {
+			if err := hcc.CheckWritable(e.out, e.args...); err != nil {
+				return err
+			}
+		}
 		c, err := loadCircuit(e)
 		if err != nil {
 			return err
@@ -58,7 +63,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		return err
 	}
 	if e.out != "" {
-		if err := hcc.CheckWritable(e.out); err != nil {
+		if err := hcc.CheckWritable(e.out, e.args...); err != nil {
 			return err
 		}
 	}
@@ -147,6 +152,10 @@ func runStats(e *cmdEnv) error {
 func writeOut(e *cmdEnv, write func(io.Writer) error) error {
 	if e.out == "" {
 		return write(e.stdout)
+	}
+	// The circuit file is an input: refuse to write over it.
+	if err := hcc.CheckWritable(e.out, e.args...); err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {

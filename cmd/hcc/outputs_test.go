@@ -46,3 +46,20 @@ func TestOutputsKeepKeysAndInputs(t *testing.T) {
 		t.Errorf("eval -o eval.key:\n%s", got)
 	}
 }
+
+// TestOutputsKeepSource: compile and the export commands refuse an -o that
+// is the circuit file they read, and leave it as it was.
+func TestOutputsKeepSource(t *testing.T) {
+	dir := t.TempDir()
+	hdl := writeHDL(t, dir, "add.hdl", "circuit add(a: u8, b: u8) -> (s: u8) { s = a + b; }")
+	src, _ := os.ReadFile(hdl)
+	for _, cmd := range []string{"compile", "export-bristol", "export-blif", "dot"} {
+		got := runWorkflow(t, dir, cmd, hdl, "-o", hdl)
+		if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, "is both an input and the output") {
+			t.Errorf("%s -o onto its source:\n%s", cmd, got)
+		}
+		if after, _ := os.ReadFile(hdl); string(after) != string(src) {
+			t.Fatalf("%s replaced the source file", cmd)
+		}
+	}
+}
