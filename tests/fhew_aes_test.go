@@ -44,22 +44,7 @@ func encryptedAES(t testing.TB, set string) (run, nand, compile time.Duration, b
 		t.Fatal(err)
 	}
 	compile = time.Since(t0)
-	sk, err := fhew.NewSecretKey(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ek, err := fhew.GenEvaluationKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := fhew.NewEvaluator(p, ek)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := fhew.NewEncryptor(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, ev, enc := newFHEWKeys(t, p)
 	nandTime := func() time.Duration {
 		sc := fhew.NewScratch(p)
 		x, y, out := enc.EncryptNew(1), enc.EncryptNew(1), fhew.NewCiphertext(p)

@@ -44,22 +44,7 @@ func kitFor(t testing.TB, name string) *fhewKit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := fhew.NewSecretKey(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ek, err := fhew.GenEvaluationKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := fhew.NewEvaluator(p, ek)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := fhew.NewEncryptor(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, ev, enc := newFHEWKeys(t, p)
 	k := &fhewKit{p: p, sk: sk, enc: enc, be: fhew.NewBackend(ev)}
 	kitsSet[name] = k
 	return k
@@ -214,4 +199,27 @@ func TestFHEW128(t *testing.T) {
 		st := runEncrypted(t, c, d, k, in, 2)
 		t.Log(fmt.Sprintf("%s: %d gates -> %d bootstraps; ", k.p.Name(), c.Stats().Gates, k.be.LUTTarget().CircuitBootstraps(d)), st)
 	}
+}
+
+// newFHEWKeys makes a fresh secret key for p, its evaluation key, an
+// evaluator and an encryptor (the four steps every encrypted test repeats).
+func newFHEWKeys(t testing.TB, p fhew.Params) (*fhew.SecretKey, *fhew.Evaluator, *fhew.Encryptor) {
+	t.Helper()
+	sk, err := fhew.NewSecretKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := fhew.NewEvaluator(p, ek)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := fhew.NewEncryptor(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk, ev, enc
 }

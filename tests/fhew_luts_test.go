@@ -191,22 +191,7 @@ func TestEncryptedMultiLUTP8(t *testing.T) {
 	if m.Stats().Count[ir.OpMOut] == 0 {
 		t.Fatal("the P = 8 mapping has no multi-output group to test")
 	}
-	sk, err := fhew.NewSecretKey(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ek, err := fhew.GenEvaluationKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := fhew.NewEvaluator(p, ek)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := fhew.NewEncryptor(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sk, ev, enc := newFHEWKeys(t, p)
 	rng := rand.New(rand.NewPCG(71, 72))
 	for trial := 0; trial < 2; trial++ {
 		bits := make([]bool, m.NumInputBits())
