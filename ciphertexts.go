@@ -469,10 +469,13 @@ func (c *Ciphertexts) emptyLike() *Ciphertexts {
 
 // JoinCiphertexts is the inverse of Split: the packs of parts in order.
 // All parts must be of one kind, engine, set, key, circuit and layout, and
-// of one batch, each starting where the one before ends, together the
-// whole batch (parts of a Split, or the outputs of evaluating them, which
-// keep their position): duplicated, missing, reordered or foreign parts
-// are refused, since they would decrypt to a plausible wrong batch.
+// of one batch, each starting where the one before ends (parts of a Split,
+// or the outputs of evaluating them, which keep their position):
+// duplicated, reordered, foreign parts and gaps are refused, since they
+// would decrypt to a plausible wrong batch. Contiguous parts that do not
+// cover the whole batch join to a part of it, which keeps its position
+// (so a part of a batch can itself be split, evaluated and joined, as the
+// cluster does); Instances says how many it holds.
 func JoinCiphertexts(parts []*Ciphertexts) (*Ciphertexts, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("no ciphertexts to join")
@@ -488,7 +491,7 @@ func JoinCiphertexts(parts []*Ciphertexts) (*Ciphertexts, error) {
 			return nil, fmt.Errorf("part %d: %w", i+1, err)
 		}
 		if i == 0 {
-			out, want = p.emptyLike(), batchPos{id: pos.id, total: pos.total}
+			out, want = p.emptyLike(), pos
 		}
 		if p.kind != out.kind || p.engine.Name() != out.engine.Name() || p.scheme.name() != out.scheme.name() ||
 			p.key != out.key || p.circuitHash != out.circuitHash || !sameLayout(p.layout, out.layout) {
@@ -504,10 +507,8 @@ func JoinCiphertexts(parts []*Ciphertexts) (*Ciphertexts, error) {
 		out.packs = append(out.packs, p.packs...)
 		want.first += n
 	}
-	if want.first != want.total {
-		return nil, fmt.Errorf("the parts hold instances 1..%d of a batch of %d: the parts from %d on are missing", want.first, want.total, want.first+1)
-	}
-	out.pos = batchPos{id: want.id, total: want.total}
+	start, _ := parts[0].position(nil)
+	out.pos = batchPos{id: want.id, first: start.first, total: want.total}
 	return out, nil
 }
 
