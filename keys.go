@@ -80,23 +80,7 @@ func GenerateKeys(p *Program) (*ClientKey, *ServerKey, error) {
 // the deepest secure set, since no circuit says what depth it needs).
 // Toy sets need t.Insecure.
 func GenerateKeysFor(t Target) (*ClientKey, *ServerKey, error) {
-	t, err := t.normalized()
-	if err != nil {
-		return nil, nil, err
-	}
-	e, err := LookupEngine(t.Engine)
-	if err != nil {
-		return nil, nil, err
-	}
-	name := t.Params
-	if name == "" {
-		name = e.DefaultParams()
-	}
-	s, err := e.scheme(name, t.Insecure)
-	if err != nil {
-		return nil, nil, err
-	}
-	return newKeys(e, s)
+	return GenerateKeysForWith(t, KeyOptions{})
 }
 
 func newKeys(e Engine, s scheme) (*ClientKey, *ServerKey, error) {
