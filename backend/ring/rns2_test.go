@@ -111,7 +111,7 @@ func TestRNS2NewErrors(t *testing.T) {
 		{"N zero", 0, p0, p1, "power of two"},
 		{"N negative", -8, p0, p1, "power of two"},
 		{"equal primes", 2048, p0, p0, "equal"},
-		{"non-prime", 2048, p0, 4097 * 4096 * 2 + 1, "root"},
+		{"non-prime", 2048, p0, 4097*4096*2 + 1, "root"},
 		{"even", 2048, p0, 1 << 20, "odd"},
 		{"zero", 2048, 0, p1, "odd"},
 		{"not 1 mod 2N", 2048, p0, 7681, "root"}, // 7681 ≡ 1 mod 512 only
