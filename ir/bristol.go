@@ -14,6 +14,10 @@ import (
 // could demand gigabytes.
 const MaxBristolInputBits = 1 << 18
 
+// maxBristolLine bounds a line of a Bristol file: gate lines are short, and
+// the longest valid header lists one width per input or output value.
+const maxBristolLine = 16 << 20
+
 // ParseError is an error in a Bristol or .hir file at a 1-based line.
 type ParseError struct {
 	File string
@@ -38,13 +42,15 @@ type bristolGate struct {
 // MAND k AND nodes, EQ a constant node, and EQW an alias (no node). Gates may
 // come in any order (the result is sorted). name is used for the circuit name
 // and in error messages, which give the line: malformed or truncated files,
-// wires read but never written, wires written twice, and cycles.
+// wires read but never written, wires written twice, and cycles, and a
+// line longer than 16 MiB. r is read to its end: ReadFile bounds the size
+// of a file, callers reading an untrusted stream bound it (io.LimitReader).
 func ReadBristol(r io.Reader, name string) (*Circuit, error) {
 	errAt := func(line int, format string, args ...any) error {
 		return &ParseError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), maxBristolLine)
 	type textLine struct {
 		n      int
 		fields []string
@@ -57,7 +63,9 @@ func ReadBristol(r io.Reader, name string) (*Circuit, error) {
 			lines = append(lines, textLine{n, f})
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, errAt(n+1, "line longer than %s (not a Bristol file?)", byteCount(maxBristolLine))
+	} else if err != nil {
 		return nil, errAt(n+1, "read: %v", err)
 	}
 	atoi := func(l textLine, s, what string) (int, error) {

@@ -1,21 +1,42 @@
 package ir
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
+// DefaultMaxFileBytes is the largest circuit file ReadFile reads: 96 MiB,
+// about 3.5 million Bristol gates or .hir nodes. Reading takes about 17
+// bytes of memory per byte of file (a million-gate Bristol file of 28 MB
+// peaked at 478 MB resident, its .hir form at 484 MB), so the largest file
+// peaks near 1.6 GiB, the memory package lang's default budget allows HDL
+// elaboration. ReadFileMax reads larger files.
+const DefaultMaxFileBytes = 96 << 20
+
 // ReadFile loads a circuit from a .hir file or a Bristol-fashion netlist.
 // A file is read as .hir if its name ends in ".hir" or its first line that
 // is neither blank nor a '#' comment is "hir 1"; otherwise as Bristol, with
 // the circuit named after the file ("aes_128" for aes_128.txt). Errors
-// name the path and, for syntax errors, the line (*ParseError).
+// name the path and, for syntax errors, the line (*ParseError). Only
+// regular files of at most DefaultMaxFileBytes are read: a device or a
+// FIFO (/dev/zero) could be endless, and a larger file could exhaust
+// memory; both are refused before anything is parsed.
 func ReadFile(path string) (*Circuit, error) {
-	data, err := os.ReadFile(path)
+	return ReadFileMax(path, DefaultMaxFileBytes)
+}
+
+// ReadFileMax is ReadFile with a size limit of maxBytes (at least 1)
+// instead of DefaultMaxFileBytes.
+func ReadFileMax(path string, maxBytes int64) (*Circuit, error) {
+	if maxBytes < 1 {
+		return nil, fmt.Errorf("read %s: size limit %d bytes: want at least 1", path, maxBytes)
+	}
+	data, err := readBounded(path, maxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -30,14 +51,93 @@ func ReadFile(path string) (*Circuit, error) {
 	return c, nil
 }
 
+// readBounded reads the regular file path if it holds at most maxBytes.
+func readBounded(path string, maxBytes int64) ([]byte, error) {
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	// (A failing stat is left to Open to report.)
+	if st, err := os.Stat(path); err == nil {
+		if err := checkCircuitFile(path, st, maxBytes); err != nil {
+			return nil, err
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCircuitFile(path, st, maxBytes); err != nil {
+		return nil, err
+	}
+	// The size is the one stat saw; a file growing meanwhile is read up to
+	// one byte past the limit, to tell.
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes+1)); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(buf.Len()) > maxBytes {
+		return nil, tooLarge(path, "more than", maxBytes)
+	}
+	return buf.Bytes(), nil
+}
+
+// checkCircuitFile refuses path, of status st, unless it is a regular file
+// of at most maxBytes.
+func checkCircuitFile(path string, st fs.FileInfo, maxBytes int64) error {
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory, not a circuit file", path)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%s): circuits are read from regular files only", path, fileType(st.Mode()))
+	}
+	if st.Size() > maxBytes {
+		return tooLarge(path, fmt.Sprintf("%d bytes,", st.Size()), maxBytes)
+	}
+	return nil
+}
+
+func tooLarge(path, size string, maxBytes int64) error {
+	return fmt.Errorf("%s is %s more than the limit of %s for a circuit file (reading takes about 17 bytes of memory per byte of file; ir.ReadFileMax takes another limit)",
+		path, size, byteCount(maxBytes))
+}
+
+// byteCount renders n bytes as "96 MiB" when it is a whole number of MiB.
+func byteCount(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// fileType names what a non-regular file is.
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
+}
+
+// looksLikeHIR reports whether the first line of data that is neither
+// blank nor a '#' comment starts with the word "hir".
 func looksLikeHIR(data []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || t[0] == '#' {
+	for len(data) > 0 {
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
-		return strings.Fields(t)[0] == "hir"
+		return string(bytes.Fields(t)[0]) == "hir"
 	}
 	return false
 }

@@ -30,8 +30,16 @@ type hirBits struct {
 }
 
 // ReadHIR parses a circuit in the .hir text format (see WriteHIR). file names
-// the source in errors, which carry line numbers.
+// the source in errors, which carry line numbers. A line longer than 256 MiB
+// (beyond the longest valid one, a "bits" line of the largest bus) is an
+// error. r is read to its end: ReadFile bounds the size of a file, callers
+// reading an untrusted stream bound it (io.LimitReader).
 func ReadHIR(r io.Reader, file string) (*Circuit, error) {
+	return readHIR(r, file, maxHIRLine)
+}
+
+// readHIR is ReadHIR with lines of at most lineLimit bytes.
+func readHIR(r io.Reader, file string, lineLimit int) (*Circuit, error) {
 	errAt := func(line int, format string, args ...any) error {
 		return &ParseError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -47,7 +55,10 @@ func ReadHIR(r io.Reader, file string) (*Circuit, error) {
 		seenBusName = map[string]int{}
 	)
 	for {
-		text, rerr := br.ReadString('\n')
+		text, rerr := readLine(br, lineLimit)
+		if errors.Is(rerr, errLongLine) {
+			return nil, errAt(lineNo+1, "line longer than %s (not a .hir file?)", byteCount(int64(lineLimit)))
+		}
 		if rerr != nil && rerr != io.EOF {
 			return nil, errAt(lineNo+1, "read: %v", rerr)
 		}
@@ -147,6 +158,29 @@ func ReadHIR(r io.Reader, file string) (*Circuit, error) {
 		return nil, errAt(lineNo+1, "missing \"circuit NAME\" line")
 	}
 	return buildHIR(file, name, ins, outs, nodes, bitsLines, errAt)
+}
+
+// maxHIRLine bounds a line of .hir text: the longest valid one lists the
+// maxBusBits node IDs of a bus ("bits NAME = %ID ...", at most 10 bytes each).
+const maxHIRLine = 256 << 20
+
+// errLongLine is readLine's error for a line longer than its limit.
+var errLongLine = errors.New("line too long")
+
+// readLine is br.ReadString('\n') that gives up with errLongLine once the
+// line exceeds limit bytes, instead of growing without bound.
+func readLine(br *bufio.Reader, limit int) (string, error) {
+	var sb strings.Builder
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if sb.Len()+len(chunk) > limit {
+			return "", errLongLine
+		}
+		sb.Write(chunk)
+		if err != bufio.ErrBufferFull {
+			return sb.String(), err
+		}
+	}
 }
 
 func shorten(s string) string {
