@@ -65,8 +65,13 @@ func errInterfaceOnly(p *Program) error {
 }
 
 // IsProgramFile reports whether path is a compiled program file (it starts
-// with the program magic), whatever its name.
+// with the program magic), whatever its name. A path that is not a regular
+// file is not one (and is not opened: opening a FIFO blocks until a writer
+// comes).
 func IsProgramFile(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false

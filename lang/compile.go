@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -72,12 +71,30 @@ const (
 )
 
 // CompileFile reads path and compiles it; imports resolve relative to path.
+// Only a regular file is read, and only if the program's sources fit the
+// memory budget (see Options.MemoryBudget).
 func CompileFile(path string, opts Options) (*ir.Circuit, error) {
-	src, err := os.ReadFile(path)
+	budget, err := memoryBudget(path, opts.MemoryBudget)
+	if err != nil {
+		return nil, err
+	}
+	sb := &sourceBudget{budget: budget, limit: sourceLimit(budget)}
+	src, err := sb.readOSSource(path)
 	if err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
 	}
 	return Compile(path, src, opts)
+}
+
+// memoryBudget is Options.MemoryBudget with the default filled in.
+func memoryBudget(filename string, b int64) (int64, error) {
+	if b < 0 {
+		return 0, fmt.Errorf("compile %s: memory budget %d bytes is negative", filename, b)
+	}
+	if b == 0 {
+		return DefaultMemoryBudget, nil
+	}
+	return b, nil
 }
 
 // Compile compiles one circuit of the program in src. filename is used in
@@ -86,19 +103,17 @@ func Compile(filename string, src []byte, opts Options) (*ir.Circuit, error) {
 	if opts.Style != stdlib.SizeOptimized && opts.Style != stdlib.DepthOptimized {
 		return nil, fmt.Errorf("compile %s: unknown lowering style %v", filename, opts.Style)
 	}
-	p, err := load(filename, src, opts.FS)
+	var err error
+	if opts.MemoryBudget, err = memoryBudget(filename, opts.MemoryBudget); err != nil {
+		return nil, err
+	}
+	p, err := load(filename, src, opts.FS, opts.MemoryBudget)
 	if err != nil {
 		return nil, err
 	}
 	decl, err := p.pickCircuit(opts.Circuit)
 	if err != nil {
 		return nil, err
-	}
-	if opts.MemoryBudget < 0 {
-		return nil, fmt.Errorf("compile %s: memory budget %d bytes is negative", filename, opts.MemoryBudget)
-	}
-	if opts.MemoryBudget == 0 {
-		opts.MemoryBudget = DefaultMemoryBudget
 	}
 	if opts.maxNodes == 0 {
 		opts.maxNodes = int(min(opts.MemoryBudget/nodeBytes, math.MaxInt32))
@@ -143,7 +158,7 @@ func shallower(a, b *ir.Circuit) bool {
 // CircuitNames parses src (and its imports) and lists the circuits declared
 // in it, in source order.
 func CircuitNames(filename string, src []byte) ([]string, error) {
-	p, err := load(filename, src, nil)
+	p, err := load(filename, src, nil, DefaultMemoryBudget)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +236,14 @@ type errKey struct {
 const maxErrors = 50
 
 // load parses the root file and, depth first, every import; then it builds
-// the global scope. Parse and import errors stop here.
-func load(filename string, src []byte, fsys fs.FS) (*program, error) {
+// the global scope. Parse and import errors stop here. The sources read
+// (the root and the imports outside the embedded library) must fit
+// sourceLimit(budget) together.
+func load(filename string, src []byte, fsys fs.FS, budget int64) (*program, error) {
+	sb := &sourceBudget{budget: budget, limit: sourceLimit(budget)}
+	if err := sb.take(filename, int64(len(src))); err != nil {
+		return nil, err
+	}
 	p := &program{files: map[string]*srcFile{}, globals: map[string]*global{},
 		consts: map[string]*constEntry{}, inlined: map[*FnDecl]bool{}}
 	// A clean name makes "./a.hdl" and an import of "a.hdl" the same file.
@@ -252,7 +273,7 @@ func load(filename string, src []byte, fsys fs.FS) (*program, error) {
 		state[f.name] = 1
 		chain = append(chain, f.name)
 		for _, imp := range ast.Imports {
-			name, data, embedded, err := resolveImport(f, strings.Trim(imp.Path, `"`))
+			name, data, embedded, err := resolveImport(f, strings.Trim(imp.Path, `"`), sb, func(name string) bool { return state[name] != 0 })
 			if err != nil {
 				p.errs = append(p.errs, &Error{Pos: imp.Pos, Msg: err.Error(), Line: sourceLine(f.src, imp.Pos.Line), Err: err})
 				continue
@@ -301,8 +322,10 @@ func chainFrom(chain []string, name string) []string {
 // resolveImport maps an import path written in file from to a file name and
 // its contents: "stdlib/..." reads the embedded library, anything else is
 // relative to the importing file (inside the library for library files, in
-// Options.FS for files read from it).
-func resolveImport(from *srcFile, imp string) (name string, data []byte, embedded bool, err error) {
+// Options.FS for files read from it). Files outside the library are read
+// within sb, and only if not loaded(name) (data is then nil): a file
+// imported twice is read and counted once.
+func resolveImport(from *srcFile, imp string, sb *sourceBudget, loaded func(name string) bool) (name string, data []byte, embedded bool, err error) {
 	if imp == "" {
 		return "", nil, false, errors.New("empty import path")
 	}
@@ -316,7 +339,10 @@ func resolveImport(from *srcFile, imp string) (name string, data []byte, embedde
 		if !fs.ValidPath(name) {
 			return "", nil, false, fmt.Errorf("cannot import %q: it leaves the program's file system", imp)
 		}
-		data, err = fs.ReadFile(from.fsys, name)
+		if loaded(name) {
+			return name, nil, false, nil
+		}
+		data, err = sb.readFSSource(from.fsys, name)
 		if err != nil {
 			return "", nil, false, fmt.Errorf("cannot import %q: %w", imp, err)
 		}
@@ -336,7 +362,10 @@ func resolveImport(from *srcFile, imp string) (name string, data []byte, embedde
 		}
 		return name, data, true, nil
 	}
-	data, err = os.ReadFile(name)
+	if loaded(name) {
+		return name, nil, false, nil
+	}
+	data, err = sb.readOSSource(name)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("cannot import %q: %w", imp, err)
 	}
