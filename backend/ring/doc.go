@@ -54,6 +54,19 @@
 // (radix-4) and, when (2·log2(N)+4)·Q <= 2^32 (27-bit Q with N <= 2048),
 // skips Harvey's reduction of the upper butterfly input in Forward.
 //
+// # RNS2
+//
+// RNS2 is Z_Q[X]/(X^N+1) for Q = Q0·Q1, two NTT32 primes (circuit
+// bootstrapping needs log Q ≈ 54 at N = 2048, too wide for one 30-bit
+// prime). A Poly2 holds the two residue polynomials; every ring operation
+// runs per prime on NTT32/Modulus32. Only Centered and Decompose, which
+// need the integer value of a coefficient, recombine the residues (Garner's
+// CRT in 64-bit arithmetic). Decompose is fused: one pass per coefficient
+// from residues to signed gadget digits, 8 coefficients per iteration in an
+// AVX-512F kernel. DotRows, the external-product accumulation, keeps both
+// uint64 sums in registers across all digits (lazy: one reduction per
+// output slot).
+//
 // # Prime cyclotomics (BGV)
 //
 // For Z_p[X]/Φ_m(X) with m an odd prime, the evaluation domain is the m - 1

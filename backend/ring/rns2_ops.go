@@ -44,7 +44,7 @@ func (r *RNS2) Decompose(in Poly2, logB, digits, drop int, out []Poly2) {
 	if len(out) < digits {
 		panic(fmt.Sprintf("ring: RNS2.Decompose: %d output polynomials for %d digits", len(out), digits))
 	}
-	r.decomposeRef(in, logB, digits, drop, out)
+	r.decompose(in, logB, digits, drop, out)
 }
 
 // decomposeRef is the obvious per-coefficient, per-digit Decompose.
@@ -98,7 +98,7 @@ func (r *RNS2) AutomorphismNTT(in Poly2, index []uint32, out Poly2) {
 // digits and rows in [0, Q_i). outB and outA must not alias each other nor
 // any digit or row.
 func (r *RNS2) DotRows(digits []Poly2, rowsB, rowsA []Poly2, outB, outA Poly2) {
-	r.dotRowsRef(digits, rowsB, rowsA, outB, outA)
+	r.dotRows(digits, rowsB, rowsA, outB, outA)
 }
 
 // dotRowsRef is DotRows as one MulCoeffsAdd per digit and row.
