@@ -1,0 +1,334 @@
+package cbs
+
+import (
+	"errors"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
+)
+
+// Evaluator runs circuit bootstrapping and vertical packing with one
+// evaluation key. It is immutable after NewEvaluator and safe for
+// concurrent use; every call takes the caller's Scratch (one per worker).
+type Evaluator struct {
+	p     Params
+	r     *ring.RNS2
+	ek    *EvaluationKey
+	f     ring.Poly2   // CBS test polynomial (coefficient domain)
+	mono  []ring.Poly2 // mono[k] = NTT(X^k - 1), k in [0, 2N)
+	nInv  uint64       // N^-1 mod Q
+	halfG []uint64     // g_j/2 of the CBS gadget
+}
+
+// NewEvaluator precomputes the test polynomial and the monomial table
+// (2N NTT-domain polynomials: 64 MB at N = 2048) for ek.
+func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
+	if ek == nil || !ek.params.valid() {
+		return nil, errors.New("cbs: NewEvaluator: nil or invalid evaluation key")
+	}
+	p := ek.params
+	r := p.ring
+	ev := &Evaluator{p: p, r: r, ek: ek}
+	g := p.lit.CBS
+	ev.halfG = make([]uint64, g.Digits)
+	for j := range ev.halfG {
+		ev.halfG[j] = (uint64(1) << uint(g.Drop+j*g.LogB)) / 2
+	}
+	ev.f = buildCBSTestPoly(p)
+	ev.mono = make([]ring.Poly2, p.M)
+	one := make([]int64, p.N)
+	for k := 0; k < p.M; k++ {
+		for i := range one {
+			one[i] = 0
+		}
+		one[0] = -1
+		if k < p.N {
+			one[k]++
+		} else {
+			one[k-p.N]--
+		}
+		ev.mono[k] = r.NewPoly()
+		r.SetCentered(one, ev.mono[k])
+		r.Forward(ev.mono[k], ev.mono[k])
+	}
+	inv, ok := ring.InvMod(uint64(p.N)%p.Q, p.Q)
+	if !ok {
+		return nil, errors.New("cbs: internal error: N not invertible mod Q")
+	}
+	ev.nInv = inv
+	return ev, nil
+}
+
+// Params returns the evaluator's parameter set.
+func (ev *Evaluator) Params() Params { return ev.p }
+
+// buildCBSTestPoly returns the test polynomial of circuit bootstrapping:
+// level j owns the window [C_j - h, C_j + h) around C_j = j·W (W = N/ℓ_c,
+// h = W/2), holding -g_j/2, extended negacyclically (f_{c} = -f_{c+N} for
+// c < 0). After the rotation by X^{-φ}, φ = b·N + e with |e| < h,
+// coefficient C_j is (-1)^{b+1}·g_j/2, and adding g_j/2 gives b·g_j.
+func buildCBSTestPoly(p Params) ring.Poly2 {
+	g := p.lit.CBS
+	v := make([]int64, p.N)
+	for j := 0; j < g.Digits; j++ {
+		val := -int64((uint64(1) << uint(g.Drop+j*g.LogB)) / 2)
+		c0 := j * p.window
+		for e := -p.half; e < p.half; e++ {
+			c := c0 + e
+			if c < 0 {
+				v[c+p.N] = -val
+			} else {
+				v[c] = val
+			}
+		}
+	}
+	f := p.ring.NewPoly()
+	p.ring.SetCentered(v, f)
+	return f
+}
+
+// Scratch is one worker's working memory for the Evaluator's calls.
+type Scratch struct {
+	lwe    []uint64 // modswitched wide bit (N + 1 values mod Q_ks)
+	ksAcc  []uint64 // key-switch accumulator, 4 lanes per word
+	alpha  []int32  // rounded LWE ciphertext mod 2N (n + 1)
+	accB   ring.Poly2
+	accA   ring.Poly2
+	cB, cA ring.Poly2 // coefficient-domain copies
+	pB, pA ring.Poly2
+	mB, mA ring.Poly2
+	tB, tA ring.Poly2 // trace state
+	uB, uA ring.Poly2
+	dig    []ring.Poly2
+	cen    []int64 // CRT buffer (N)
+	cen2   []int64
+	tabs   []ring.Poly2 // vertical packing test polynomials
+	tabA   []ring.Poly2
+	tabVal []int64
+}
+
+// NewScratch allocates a Scratch for p.
+func NewScratch(p Params) *Scratch {
+	r := p.ring
+	sc := &Scratch{
+		lwe:    make([]uint64, p.N+1),
+		ksAcc:  make([]uint64, ksWidth(p.lit.LWEDim)),
+		alpha:  make([]int32, p.lit.LWEDim+1),
+		cen:    make([]int64, p.N),
+		cen2:   make([]int64, p.N),
+		tabVal: make([]int64, p.N),
+	}
+	for _, q := range []*ring.Poly2{&sc.accB, &sc.accA, &sc.cB, &sc.cA, &sc.pB, &sc.pA, &sc.mB, &sc.mA, &sc.tB, &sc.tA, &sc.uB, &sc.uA} {
+		*q = r.NewPoly()
+	}
+	nd := 2 * maxInt(p.lit.BR.Digits, maxInt(p.lit.Trace.Digits, p.lit.CBS.Digits))
+	sc.dig = make([]ring.Poly2, nd)
+	for i := range sc.dig {
+		sc.dig[i] = r.NewPoly()
+	}
+	return sc
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// NewRGSW returns an RGSW ciphertext buffer for the CBS output.
+func (ev *Evaluator) NewRGSW() *RGSW { return newRGSW(ev.r, ev.p.lit.CBS.Digits) }
+
+func (ev *Evaluator) checkScratch(sc *Scratch) error {
+	if sc == nil || len(sc.lwe) != ev.p.N+1 || len(sc.alpha) != ev.p.lit.LWEDim+1 {
+		return errors.New("cbs: scratch of another parameter set (use NewScratch(ev.Params()))")
+	}
+	return nil
+}
+
+func (ev *Evaluator) checkRGSW(g *RGSW) error {
+	l := 2 * ev.p.lit.CBS.Digits
+	if g == nil || len(g.B) != l || len(g.A) != l || len(g.B[0][0]) != ev.p.N {
+		return errors.New("cbs: RGSW ciphertext of another parameter set (use Evaluator.NewRGSW)")
+	}
+	return nil
+}
+
+// CBS circuit-bootstraps in into out = RGSW(b) under z with the CBS gadget:
+// mod switch Q -> Q_ks, LWE key switch z -> s, rounding to 2N, GINX blind
+// rotation of the windowed test polynomial, then per level j: rotation by
+// X^{-C_j}, scaling by N^-1, homomorphic trace (only the constant
+// coefficient survives), + g_j/2, and the scheme switch to the z-row.
+func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
+	if err := checkWide(ev.p, in); err != nil {
+		return err
+	}
+	if err := ev.checkScratch(sc); err != nil {
+		return err
+	}
+	if err := ev.checkRGSW(out); err != nil {
+		return err
+	}
+	ev.toSmallLWE(in, sc)
+	ev.blindRotate(sc)
+	r := ev.r
+	r.Inverse(sc.accB, sc.cB)
+	r.Inverse(sc.accA, sc.cA)
+	l := ev.p.lit.CBS.Digits
+	for j := 0; j < l; j++ {
+		ev.levelRLWE(j, sc)
+		// Row j: RLWE(b·g_j) in the NTT domain.
+		r.Forward(sc.tB, out.B[j])
+		r.Forward(sc.tA, out.A[j])
+		ev.schemeSwitch(sc, out.B[j], out.B[l+j], out.A[l+j])
+	}
+	return nil
+}
+
+// levelRLWE leaves RLWE(b·g_j) (coefficient domain) in sc.tB, sc.tA from
+// the blind-rotated accumulator in sc.cB, sc.cA.
+func (ev *Evaluator) levelRLWE(j int, sc *Scratch) {
+	r := ev.r
+	c := j * ev.p.window
+	r.MulByMonomial(sc.cB, -c, sc.tB)
+	r.MulByMonomial(sc.cA, -c, sc.tA)
+	r.MulScalar(sc.tB, ev.nInv, sc.tB)
+	r.MulScalar(sc.tA, ev.nInv, sc.tA)
+	ev.trace(sc)
+	r.AddScalarConst(sc.tB, ev.halfG[j], sc.tB)
+}
+
+// toSmallLWE mod-switches in to Q_ks, key-switches it to s and rounds it
+// to 2N: sc.alpha[0..n-1] = a, sc.alpha[n] = b (phase b + <a, s>).
+func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
+	p := ev.p
+	lq := uint(p.lit.LogQKS)
+	for i, a := range in.A {
+		sc.lwe[i] = modSwitchCoeff(a%p.Q, p.Q, lq)
+	}
+	sc.lwe[p.N] = modSwitchCoeff(in.B%p.Q, p.Q, lq)
+	keySwitchLWE(p, ev.ek, sc.lwe, sc.ksAcc)
+	n := p.lit.LWEDim
+	shift := uint(p.lit.LogQKS - (p.lit.LogN + 1))
+	mask := uint64(p.QKS - 1)
+	for j := 0; j <= n; j++ {
+		x := (sc.ksAcc[j/4] >> (16 * uint(j%4))) & mask
+		sc.alpha[j] = int32(((x + (uint64(1)<<shift)/2) >> shift) % uint64(p.M))
+	}
+}
+
+// keySwitchLWE sets acc (4 lanes of 16 bits per word) to the LWE
+// encryption under s of the phase of lwe (under z, mod Q_ks): (0.., b)
+// plus, per coefficient i and digit d of lwe[i], the stored row (i, d, v).
+// Lanes are added mod 2^16 without carries between them (SWAR).
+func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64) {
+	n := p.lit.LWEDim
+	for w := range acc {
+		acc[w] = 0
+	}
+	acc[n/4] = lwe[p.N] << (16 * uint(n%4))
+	const hi = 0x8000800080008000
+	const lo = 0x7fff7fff7fff7fff
+	logB := uint(p.lit.LogBKS)
+	B := 1 << logB
+	dmask := uint64(B - 1)
+	W := ek.ksWords
+	for i := 0; i < p.N; i++ {
+		a := lwe[i]
+		for d := 0; d < p.DigKS; d++ {
+			v := int((a >> (uint(d) * logB)) & dmask)
+			if v == 0 {
+				continue
+			}
+			off := ((i*p.DigKS+d)*(B-1) + v - 1) * W
+			row := ek.ks[off : off+W]
+			acc := acc[:len(row)]
+			for w, y := range row {
+				x := acc[w]
+				acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+			}
+		}
+	}
+}
+
+// blindRotate sets sc.accB, sc.accA (NTT domain) to RLWE(X^{-φ}·f) for the
+// phase φ = b + Σ a_i s_i of sc.alpha (GINX, ternary: ACC += (X^{-a}-1)·
+// (ACC ⊡ RGSW(s_i=1)) + (X^{a}-1)·(ACC ⊡ RGSW(s_i=-1)), both products on
+// one decomposition of ACC).
+func (ev *Evaluator) blindRotate(sc *Scratch) {
+	r := ev.r
+	p := ev.p
+	n := p.lit.LWEDim
+	M := p.M
+	g := p.lit.BR
+	l := g.Digits
+	r.MulByMonomial(ev.f, -int(sc.alpha[n]), sc.cB)
+	r.Forward(sc.cB, sc.accB)
+	for k := range sc.accA {
+		clear(sc.accA[k])
+	}
+	dig := sc.dig[:2*l]
+	for i := 0; i < n; i++ {
+		a := int(sc.alpha[i])
+		if a == 0 {
+			continue
+		}
+		r.Inverse(sc.accB, sc.cB)
+		r.Inverse(sc.accA, sc.cA)
+		r.Decompose(sc.cB, g.LogB, l, g.Drop, dig[:l])
+		r.Decompose(sc.cA, g.LogB, l, g.Drop, dig[l:])
+		for _, d := range dig {
+			r.Forward(d, d)
+		}
+		kp, km := ev.ek.brk[i][0], ev.ek.brk[i][1]
+		r.DotRows(dig, kp.B, kp.A, sc.pB, sc.pA)
+		r.DotRows(dig, km.B, km.A, sc.mB, sc.mA)
+		mp := ev.mono[(M-a)%M]
+		mm := ev.mono[a]
+		r.MulCoeffsAdd(mp, sc.pB, sc.accB)
+		r.MulCoeffsAdd(mp, sc.pA, sc.accA)
+		r.MulCoeffsAdd(mm, sc.mB, sc.accB)
+		r.MulCoeffsAdd(mm, sc.mA, sc.accA)
+	}
+}
+
+// trace replaces (sc.tB, sc.tA) (coefficient domain) by its trace
+// Tr_{K/Q}: for k = log N down to 1, ct += KS(τ_{2^k+1}(ct)), so every
+// coefficient but the constant one cancels and the constant is multiplied
+// by N (the caller pre-multiplies by N^-1).
+func (ev *Evaluator) trace(sc *Scratch) {
+	r := ev.r
+	g := ev.p.lit.Trace
+	dig := sc.dig[:g.Digits]
+	for k := ev.p.lit.LogN; k >= 1; k-- {
+		t := uint64(1)<<uint(k) + 1
+		r.AutomorphismCoeff(sc.tB, t, sc.uB)
+		r.AutomorphismCoeff(sc.tA, t, sc.uA)
+		r.Decompose(sc.uA, g.LogB, g.Digits, g.Drop, dig)
+		for _, d := range dig {
+			r.Forward(d, d)
+		}
+		key := ev.ek.trace[k-1]
+		r.DotRows(dig, key.B, key.A, sc.pB, sc.pA)
+		r.Inverse(sc.pB, sc.pB)
+		r.Inverse(sc.pA, sc.pA)
+		r.Add(sc.tB, sc.uB, sc.tB)
+		r.Add(sc.tB, sc.pB, sc.tB)
+		r.Add(sc.tA, sc.pA, sc.tA)
+	}
+}
+
+// schemeSwitch writes the z-row RLWE(b·g_j·z) (NTT domain) from
+// RLWE(b·g_j) = (sc.tB, sc.tA) (coefficient domain; bNTT is sc.tB in the
+// NTT domain): (β + α·z)·z = β·z + α·z², so the row is (0, β) plus the
+// key switch of α from z² to z (key RLWE'(z²)).
+func (ev *Evaluator) schemeSwitch(sc *Scratch, bNTT, outB, outA ring.Poly2) {
+	r := ev.r
+	g := ev.p.lit.Trace
+	dig := sc.dig[:g.Digits]
+	r.Decompose(sc.tA, g.LogB, g.Digits, g.Drop, dig)
+	for _, d := range dig {
+		r.Forward(d, d)
+	}
+	r.DotRows(dig, ev.ek.ss.B, ev.ek.ss.A, outB, outA)
+	r.Add(outA, bNTT, outA)
+}

@@ -1,0 +1,195 @@
+package cbs
+
+import (
+	"math"
+)
+
+// Noise is the parameter set's noise model: variances (in squared units of
+// the modulus named) of each stage, computed from the parameters alone.
+// Digits of values uniform mod the modulus are taken as uniform in
+// [-B/2, B/2) (the top digit's range from the modulus), errors as
+// independent; where a stage's bound depends on the message (a rounding
+// error multiplied by a 0/1 bit), the model takes the bit as 1, so it is an
+// upper bound there. TestNoiseMeasured128 checks it against measurements.
+type Noise struct {
+	// BR is the per-coefficient variance of the blind-rotation accumulator
+	// (mod Q).
+	BR float64
+	// TraceKS is one key switch of the trace (mod Q).
+	TraceKS float64
+	// Trace is the trace's contribution to the constant coefficient: a key
+	// switch at step i is doubled by each of the log N - i later steps, so
+	// it is TraceKS·(4^logN - 1)/3.
+	Trace float64
+	// RowB is the noise of the RGSW rows RLWE(b·g_j) (constant
+	// coefficient; the others carry only the last trace steps' noise).
+	RowB float64
+	// RowA is the noise of the rows RLWE(b·g_j·z) after the scheme switch:
+	// (2/3)·(the B row's noise energy) + the switch's own key-switch noise.
+	RowA float64
+	// CMux is the variance one CMux adds to the vertical-packing
+	// accumulator.
+	CMux float64
+	// KeySwitch is the LWE key switch z -> s (mod Q_ks), ModSwitch the
+	// rounding Q -> Q_ks (mod Q_ks), Round the rounding Q_ks -> 2N (in
+	// units of 1/2N).
+	KeySwitch, ModSwitch, Round float64
+	// Fresh is the variance of a freshly encrypted wide bit (mod Q).
+	Fresh float64
+}
+
+// digitVar returns Σ_j Var(d_j) for the gadget's digits of a value uniform
+// mod Q (or any modulus with bit length logQ): the lower digits are uniform
+// on B values, the top digit spans Q/2^top.
+func digitVar(g Gadget, Q float64) float64 {
+	B := math.Ldexp(1, g.LogB)
+	top := math.Ldexp(Q, -(g.Drop + (g.Digits-1)*g.LogB))
+	if top > B {
+		top = B
+	}
+	return float64(g.Digits-1)*(B*B+2)/12 + (top*top+2)/12
+}
+
+// roundVar returns the variance of the rounding error of the dropped bits.
+func roundVar(g Gadget) float64 {
+	if g.Drop == 0 {
+		return 0
+	}
+	r := math.Ldexp(1, g.Drop)
+	return r * r / 12
+}
+
+// ternaryVar is E[s_i^2] of a uniform ternary coefficient.
+const ternaryVar = 2.0 / 3.0
+
+// Noise returns the set's noise model.
+func (p Params) Noise() Noise {
+	l := p.lit
+	N := float64(p.N)
+	Q := float64(p.Q)
+	s2 := l.Sigma * l.Sigma
+	var nm Noise
+	// Blind rotation: per nonzero s_i two external products share the
+	// digits of ACC's two polynomials (2N·σ²·Σ Var(d_j) each), multiplied by
+	// (X^{∓a} - 1) (two terms: variance x2); the rounding of the dropped bits
+	// (times 1 + z) counts for the one key with message 1, present when
+	// s_i ≠ 0 (probability 2/3).
+	ep := 2 * N * s2 * digitVar(l.BR, Q)
+	rnd := roundVar(l.BR) * (1 + ternaryVar*N)
+	nm.BR = float64(l.LWEDim) * (2*2*ep + 2*ternaryVar*rnd)
+	nm.TraceKS = N*s2*digitVar(l.Trace, Q) + roundVar(l.Trace)*ternaryVar*N
+	nm.Trace = nm.TraceKS * (math.Pow(4, float64(l.LogN)) - 1) / 3
+	nm.RowB = nm.BR + nm.Trace
+	// z-rows: (e·z)_c sums Var(e_i)·(2/3) over i; e is the B row's noise,
+	// whose energy is its constant coefficient plus about log N·N·TraceKS
+	// from the last trace steps. The scheme switch adds its own key switch
+	// (digits of a uniform polynomial; rounding times z², whose coefficients
+	// have variance (2/3)²N).
+	ss := N*s2*digitVar(l.Trace, Q) + roundVar(l.Trace)*N*ternaryVar*ternaryVar*N
+	nm.RowA = ternaryVar*(nm.RowB+float64(l.LogN)*N*nm.TraceKS) + ss
+	// CMux: digits of D = X^{-2^i}·ACC - ACC (uniform) against both row
+	// kinds, plus the rounding of the dropped bits times (1 + z) when b = 1.
+	nm.CMux = N*digitVar(l.CBS, Q)*(nm.RowB+nm.RowA) + roundVar(l.CBS)*(1+ternaryVar*N)
+	qks := float64(p.QKS)
+	bks := math.Ldexp(1, l.LogBKS)
+	// Zero digits select no key row (their noise is absent).
+	nm.KeySwitch = N * float64(p.DigKS) * (1 - 1/bks) * s2
+	nm.ModSwitch = (1 + ternaryVar*N) / 12
+	_ = qks
+	nm.Round = (1 + ternaryVar*float64(l.LWEDim)) / 12
+	nm.Fresh = s2
+	return nm
+}
+
+// TableOutputVar returns the noise variance (mod Q) of a wide bit produced
+// by a table with k inputs: k CMuxes, the first of which sees a trivial
+// accumulator (its A digits are zero, so only the B rows count).
+func (p Params) TableOutputVar(k int) float64 {
+	if k < 1 {
+		return 0
+	}
+	nm := p.Noise()
+	first := float64(p.N)*digitVar(p.lit.CBS, float64(p.Q))*nm.RowB + roundVar(p.lit.CBS)*(1+ternaryVar*float64(p.N))
+	return first + float64(k-1)*nm.CMux
+}
+
+// PhaseVar returns the variance, in units of 1/2N, of the phase error at
+// the blind rotation's input when the CBS input has noise variance inVar
+// (mod Q; a XOR of wide bits adds their variances).
+func (p Params) PhaseVar(inVar float64) float64 {
+	nm := p.Noise()
+	m := float64(p.M)
+	sq := m / float64(p.Q)
+	sk := m / float64(p.QKS)
+	return inVar*sq*sq + (nm.KeySwitch+nm.ModSwitch)*sk*sk + nm.Round
+}
+
+// CBSFailureLog2 returns log2 of the probability that one circuit bootstrap
+// of an input with noise variance inVar (mod Q) fails: the phase error
+// leaves the window [-h, h) of the test polynomial (Gaussian tail).
+func (p Params) CBSFailureLog2(inVar float64) float64 {
+	sigma := math.Sqrt(p.PhaseVar(inVar))
+	return log2Erfc((float64(p.half) - 0.5) / (sigma * math.Sqrt2))
+}
+
+// TermsFailureLog2 is CBSFailureLog2 for a XOR of terms table outputs of
+// k = 8 inputs (the worst case) and one fresh wide bit.
+func (p Params) TermsFailureLog2(terms int) float64 {
+	return p.CBSFailureLog2(float64(terms)*p.TableOutputVar(8) + p.Noise().Fresh)
+}
+
+// MaxTerms returns the largest number of XORed wide bits (table outputs of
+// up to 8 inputs, or fresh bits) a CBS input may have so that one CBS fails
+// with probability at most 2^maxFailureLog2 (0 if not even one term fits).
+func (p Params) MaxTerms(maxFailureLog2 float64) int {
+	if p.TermsFailureLog2(1) > maxFailureLog2 {
+		return 0
+	}
+	lo, hi := 1, 2
+	for p.TermsFailureLog2(hi) <= maxFailureLog2 {
+		lo, hi = hi, hi*2
+		if hi > 1<<30 {
+			return lo
+		}
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if p.TermsFailureLog2(mid) <= maxFailureLog2 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// TableFailureLog2 returns log2 of the failure probability of a table whose
+// inputs are XORs of terms[i] wide bits (table outputs): one CBS per input
+// (union bound). The outputs' own decryption (margin Q/4) is far below it.
+func (p Params) TableFailureLog2(terms []int) float64 {
+	sum := 0.0
+	for _, t := range terms {
+		sum += math.Exp2(p.TermsFailureLog2(t))
+	}
+	if sum == 0 {
+		return math.Inf(-1)
+	}
+	return math.Log2(sum)
+}
+
+// DecryptFailureLog2 returns log2 of the probability that a wide bit with
+// noise variance v (mod Q) decrypts wrongly (margin Q/4).
+func (p Params) DecryptFailureLog2(v float64) float64 {
+	return log2Erfc(float64(p.Q) / 4 / math.Sqrt(2*v))
+}
+
+// log2Erfc returns log2(erfc(x)) without underflow for large x
+// (asymptotic series beyond x = 5).
+func log2Erfc(x float64) float64 {
+	if x < 5 {
+		return math.Log2(math.Erfc(x))
+	}
+	// erfc(x) ≈ e^{-x²}/(x√π)·(1 - 1/(2x²) + 3/(4x⁴))
+	s := 1 - 1/(2*x*x) + 3/(4*x*x*x*x)
+	return (-x*x - math.Log(x*math.Sqrt(math.Pi)) + math.Log(s)) / math.Ln2
+}
