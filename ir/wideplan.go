@@ -64,6 +64,7 @@ type WideTable struct {
 type WideStats struct {
 	Tables     int // number of tables
 	CBS        int // Σ len(In): one circuit bootstrap per table input
+	DistinctIn int // distinct table input forms (Terms only: RGSW(¬b) = G - RGSW(b)): CBS with a per-form cache
 	TableOuts  int // Σ len(Out): one key switch / extraction each
 	Refreshes  int // tables with one input and one identity output (noise refreshes)
 	MaxK       int // largest table fan-in
@@ -74,8 +75,8 @@ type WideStats struct {
 
 // String renders the stats on one line.
 func (s WideStats) String() string {
-	return fmt.Sprintf("tables=%d cbs=%d table-outputs=%d refreshes=%d max-k=%d max-in-terms=%d max-out-terms=%d signals=%d",
-		s.Tables, s.CBS, s.TableOuts, s.Refreshes, s.MaxK, s.MaxInTerms, s.MaxOutTerm, s.Signals)
+	return fmt.Sprintf("tables=%d cbs=%d distinct-in=%d table-outputs=%d refreshes=%d max-k=%d max-in-terms=%d max-out-terms=%d signals=%d",
+		s.Tables, s.CBS, s.DistinctIn, s.TableOuts, s.Refreshes, s.MaxK, s.MaxInTerms, s.MaxOutTerm, s.Signals)
 }
 
 // TableWords is the number of uint64 words of one output of a k-input table.
@@ -347,6 +348,8 @@ func (p *WidePlan) EvalValues(in Values) (Values, error) {
 // maxima. It does not verify the plan (call Verify first for a trusted count).
 func (p *WidePlan) Stats() WideStats {
 	s := WideStats{Tables: len(p.Tables), Signals: p.NumSignals()}
+	seen := map[string]bool{}
+	var key []byte
 	for i := range p.Tables {
 		t := &p.Tables[i]
 		s.CBS += len(t.In)
@@ -357,6 +360,14 @@ func (p *WidePlan) Stats() WideStats {
 		}
 		for j := range t.In {
 			s.MaxInTerms = max(s.MaxInTerms, len(t.In[j].Terms))
+			key = key[:0]
+			for _, x := range t.In[j].Terms {
+				key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+			}
+			if !seen[string(key)] {
+				seen[string(key)] = true
+				s.DistinctIn++
+			}
 		}
 	}
 	for o := range p.OutForms {

@@ -48,7 +48,7 @@ func TestWidePlanFullAdder(t *testing.T) {
 		t.Fatalf("EvalValues(7) = %v, want s=1 c=1", vals)
 	}
 	s := p.Stats()
-	want := WideStats{Tables: 1, CBS: 3, TableOuts: 1, MaxK: 3, MaxInTerms: 1, MaxOutTerm: 3, Signals: 4}
+	want := WideStats{Tables: 1, CBS: 3, DistinctIn: 3, TableOuts: 1, MaxK: 3, MaxInTerms: 1, MaxOutTerm: 3, Signals: 4}
 	if s != want {
 		t.Fatalf("Stats = %v, want %v", s, want)
 	}
@@ -260,8 +260,11 @@ func TestWidePlanStatsRefresh(t *testing.T) {
 	if err := p.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	if s := p.Stats(); s.Refreshes != 1 || s.CBS != 2 || s.MaxInTerms != 2 {
-		t.Fatalf("Stats = %v, want 1 refresh, 2 CBS, 2 max in-terms", s)
+	p.Tables = append(p.Tables, WideTable{In: []LinearForm{form(true, 0)}, Out: [][]uint64{{0b10}}}) // ¬a: same form as table 1's input
+	p.Outputs[0].Width = 3
+	p.OutForms = append(p.OutForms, form(false, 4))
+	if s := p.Stats(); s.Refreshes != 2 || s.CBS != 3 || s.DistinctIn != 2 || s.MaxInTerms != 2 {
+		t.Fatalf("Stats = %v, want 2 refreshes, 3 CBS, 2 distinct, 2 max in-terms", s)
 	}
 	if b := p.SignalBase(); b[0] != 2 || b[1] != 3 {
 		t.Fatalf("SignalBase = %v", b)
@@ -272,7 +275,7 @@ func TestWidePlanStatsRefresh(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out[0] != !(a != b) || out[1] != !a {
+		if out[0] != !(a != b) || out[1] != !a || out[2] != !a {
 			t.Fatalf("x=%02b: %v", x, out)
 		}
 	}
