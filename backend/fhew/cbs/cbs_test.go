@@ -147,3 +147,5 @@ func TestCBSBothBits(t *testing.T) {
 		})
 	}
 }
+
+func log2(x float64) float64 { return math.Log2(x) }
