@@ -244,6 +244,12 @@ func (p *program) elaborateCircuit(d *CircuitDecl, opts Options) *ir.Circuit {
 				continue
 			}
 			if !e.checkNewName(prm.Name, prm.Pos) {
+				if prev := e.scope.vars[prm.Name]; prev.kind == varInput {
+					// The body's assignments to the name are meant for the
+					// output: a bad output in place of the input keeps them
+					// from reporting "cannot assign to input" as well.
+					e.scope.vars[prm.Name] = badVariable(prm.Name, prev.pos, varOutput)
+				}
 				continue
 			}
 			v := &variable{name: prm.Name, pos: prm.Pos, kind: varOutput, t: t, val: e.zero(t)}

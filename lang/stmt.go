@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math/big"
+	"slices"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/hcc-fhe/hcc/ir"
@@ -107,6 +108,9 @@ func (e *elab) execAssign(a *AssignStmt) {
 		e.errorf(a.Pos, "cannot assign to loop variable %s", a.Name)
 		return
 	}
+	// Past this point every error marks v assigned (markAssigned): the
+	// statement was meant to assign it, so no "never assigned" error
+	// follows the real one.
 	if v.val.bad() {
 		// The variable's declaration or an earlier assignment failed:
 		// still check the value, then keep it silently bad.
@@ -117,6 +121,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 	if v.t.kind == kindUntyped {
 		if len(a.Indices) > 0 {
 			e.errorf(a.Indices[0].Pos, "cannot index %s: it is an untyped integer", a.Name)
+			e.markAssigned(v)
 			return
 		}
 		val := e.rvalue(e.expr(a.Value, nil), a.Value.Pos)
@@ -126,6 +131,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 		}
 		if val.t.kind != kindUntyped {
 			e.errorf(a.Value.Pos, "cannot assign %s value to %s, an untyped compile-time integer (declare it with a type, e.g. let %s: %s = ...)", val.t, a.Name, a.Name, val.t)
+			e.markAssigned(v)
 			return
 		}
 		v.val = val
@@ -144,10 +150,12 @@ func (e *elab) execAssign(a *AssignStmt) {
 	for _, ix := range a.Indices {
 		if !t.isArray() {
 			e.errorf(ix.Pos, "cannot assign to an index of %s (%s): only array elements are assignable; build the value with {...} instead", a.Name, t)
+			e.markAssigned(v)
 			return
 		}
 		idx := e.rvalue(e.expr(ix, nil), ix.Pos)
 		if idx.bad() {
+			e.markAssigned(v)
 			return
 		}
 		size, leaves := t.elem.bits(), t.elem.leaves()
@@ -155,6 +163,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 			k := idx.c.Int64()
 			if !idx.c.IsInt64() || k < 0 || k >= int64(t.length) {
 				e.errorf(ix.Pos, "index %v out of range for %s (length %d)", idx.c, t, t.length)
+				e.markAssigned(v)
 				return
 			}
 			for i := range cands {
@@ -163,6 +172,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 			}
 		} else {
 			if !e.checkRuntimeIndex(idx, ix.Pos) {
+				e.markAssigned(v)
 				return
 			}
 			runtime = true
@@ -192,6 +202,7 @@ func (e *elab) execAssign(a *AssignStmt) {
 			for l := c.leaf; l < c.leaf+leaves; l++ {
 				if !v.assigned[l] {
 					e.errorf(a.Pos, "%s is assigned with a runtime index before all its elements are assigned", a.Name)
+					e.markAssigned(v)
 					return
 				}
 			}
@@ -242,10 +253,17 @@ func (e *elab) execFor(f *ForStmt) {
 	from, ok1 := e.constInt(f.From, "loop bound")
 	to, ok2 := e.constInt(f.To, "loop bound")
 	if !ok1 || !ok2 {
+		e.checkFailedLoop(f)
 		return
 	}
 	if n := new(big.Int).Sub(bigInt(to), bigInt(from)); n.Cmp(bigInt(maxLoop)) > 0 {
-		e.errorf(f.Pos, "loop of %v iterations exceeds the limit of %d", n, maxLoop)
+		// Once per loop: an inner loop's bound may differ at every
+		// iteration of an outer one, and one error says it.
+		if key := (errKey{f.Pos, "\x00loop limit"}); !e.p.seen[key] {
+			e.errorf(f.Pos, "loop of %v iterations exceeds the limit of %d", n, maxLoop)
+			e.p.seen[key] = true
+		}
+		e.checkFailedLoop(f)
 		return
 	}
 	for i := from; i < to; i++ {
@@ -260,6 +278,32 @@ func (e *elab) execFor(f *ForStmt) {
 			e.fn.doneByConst = true // the loop bounds decided it
 			return
 		}
+	}
+}
+
+// checkFailedLoop checks the body of a loop whose bounds were reported
+// bad, once, with a bad loop variable, for errors of its own. Whatever the
+// body assigns becomes silently bad, and a return in it counts as taken, so
+// that no "never assigned" or "missing return" follows the real error.
+func (e *elab) checkFailedLoop(f *ForStmt) {
+	snap := e.snapshot()
+	e.pushScope()
+	lv := badVariable(f.Var, f.Pos, varLoop)
+	e.declareVar(lv)
+	lv.assigned[0] = true
+	e.execStmts(f.Body)
+	e.popScope()
+	body := e.snapshot()
+	returned := e.fn != nil && e.fn.done
+	e.restore(snap)
+	for i, v := range snap.vars {
+		if body.ever[i] != snap.ever[i] || !slices.Equal(body.assigned[i], snap.assigned[i]) {
+			e.markAssigned(v)
+		}
+	}
+	if returned && !e.fn.done {
+		e.fn.done, e.fn.doneByConst = true, true
+		e.fn.retVal, e.fn.hasRet = badValue, true
 	}
 }
 
