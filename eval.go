@@ -15,6 +15,9 @@ import (
 // EvalOptions configure Eval.
 type EvalOptions struct {
 	// Threads is the number of nodes evaluated at once; 0 is GOMAXPROCS.
+	// More than MaxThreads is an error: every thread holds scratch memory
+	// of its own (an FHEW or BGV worker), which a mistaken huge value
+	// would multiply without making the run faster.
 	Threads int
 	// Progress, if set, is called as the run goes with the costly
 	// operations done and in total (FHEW bootstraps, BGV multiplications),
@@ -41,6 +44,10 @@ type Stats struct {
 	Slots int
 }
 
+// MaxThreads is the most EvalOptions.Threads Eval accepts: 4 per CPU, at
+// least 16 (hcc --threads has the same limit).
+func MaxThreads() int { return max(4*goruntime.NumCPU(), 16) }
+
 // Eval evaluates program p on encrypted inputs with server key k and
 // returns the encrypted outputs. The inputs must be p's (by circuit hash and
 // layout), under k, for p's engine and parameter set. An FHEW batch runs as
@@ -49,6 +56,12 @@ type Stats struct {
 // runs its packs one after another, each on all threads. ctx cancels the
 // run.
 func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts EvalOptions) (*Ciphertexts, Stats, error) {
+	if opts.Threads < 0 {
+		return nil, Stats{}, fmt.Errorf("threads must be at least 1, got %d", opts.Threads)
+	}
+	if limit := MaxThreads(); opts.Threads > limit {
+		return nil, Stats{}, fmt.Errorf("%d threads is above the limit of %d (MaxThreads: 4 per CPU, at least 16): every thread holds its own scratch memory", opts.Threads, limit)
+	}
 	if err := checkEvalArgs(p, k, in); err != nil {
 		return nil, Stats{}, err
 	}
@@ -60,9 +73,6 @@ func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts E
 	}
 	if err := in.checkFor(p, &k.keyInfo, ctInputs); err != nil {
 		return nil, Stats{}, err
-	}
-	if opts.Threads < 0 {
-		return nil, Stats{}, fmt.Errorf("threads must be at least 1, got %d", opts.Threads)
 	}
 	if opts.Threads == 0 {
 		opts.Threads = goruntime.GOMAXPROCS(0)

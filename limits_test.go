@@ -1,9 +1,12 @@
 package hcc
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -46,5 +49,53 @@ func TestLoadCircuitNonRegular(t *testing.T) {
 		if IsProgramFile(tc.path) {
 			t.Errorf("IsProgramFile(%s) = true", tc.path)
 		}
+	}
+}
+
+// TestEvalThreadsLimit: Threads above MaxThreads is refused before anything
+// runs (each thread would get its own scratch memory); MaxThreads itself
+// runs, and negative values stay refused.
+func TestEvalThreadsLimit(t *testing.T) {
+	p := mustCompile(t, HDL("circuit c(a: u2, b: u2) -> (y: u2) { y = a & b; }", ""), toyFHEW)
+	ck, sk := keysFor(t, p)
+	in, err := p.ParseInputs("a=3", "b=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := MaxThreads()
+	if want := max(4*runtime.NumCPU(), 16); limit != want {
+		t.Fatalf("MaxThreads() = %d, want %d", limit, want)
+	}
+	for _, tc := range []struct {
+		threads int
+		want    string
+	}{
+		{limit + 1, fmt.Sprintf("%d threads is above the limit of %d (MaxThreads: 4 per CPU, at least 16): every thread holds its own scratch memory", limit+1, limit)},
+		{1 << 40, fmt.Sprintf("%d threads is above the limit of %d", 1<<40, limit)},
+		{-1, "threads must be at least 1, got -1"},
+	} {
+		cts, err := ck.Encrypt(p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = Eval(context.Background(), p, sk, cts, EvalOptions{Threads: tc.threads})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Threads %d: %v, want %q", tc.threads, err, tc.want)
+		}
+	}
+	cts, err := ck.Encrypt(p, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{Threads: limit})
+	if err != nil {
+		t.Fatalf("Threads = MaxThreads: %v", err)
+	}
+	res, err := ck.Decrypt(p, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res[0]["y"][0].Int64(); got != 1 {
+		t.Errorf("y = %d, want 1", got)
 	}
 }
