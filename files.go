@@ -261,10 +261,25 @@ func KeyPaths(dir string) (secret, server string) {
 	return filepath.Join(dir, SecretKeyFile), filepath.Join(dir, ServerKeyFile)
 }
 
+// KeyExistsError is the error of CheckKeyDir and WriteKeys for a key file
+// that exists when force is false. errors.Is(err, fs.ErrExist) holds.
+type KeyExistsError struct {
+	Path string // the existing key file
+}
+
+// Error says what exists and what to do, in Go terms (the hcc command
+// says --force instead).
+func (e *KeyExistsError) Error() string {
+	return fmt.Sprintf("%s exists: refusing to overwrite it and lose every ciphertext made under it (write the keys elsewhere, or call WriteKeys with force true)", e.Path)
+}
+
+// Is makes errors.Is(err, fs.ErrExist) true.
+func (e *KeyExistsError) Is(target error) bool { return target == fs.ErrExist }
+
 // CheckKeyDir prepares dir for WriteKeys before any key is generated: it
 // creates dir (mode 0700) if missing, checks that it takes new files, and
 // refuses existing key files unless force (overwriting a secret key makes
-// every ciphertext under it undecryptable).
+// every ciphertext under it undecryptable) with a *KeyExistsError.
 func CheckKeyDir(dir string, force bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -272,7 +287,7 @@ func CheckKeyDir(dir string, force bool) error {
 	secret, server := KeyPaths(dir)
 	for _, p := range []string{secret, server} {
 		if _, err := os.Lstat(p); err == nil && !force {
-			return fmt.Errorf("%s exists (pass --force to overwrite it and lose every ciphertext made under it)", p)
+			return &KeyExistsError{Path: p}
 		}
 		if err := checkWritable(p, replaceAny, nil); err != nil {
 			return err
@@ -283,7 +298,7 @@ func CheckKeyDir(dir string, force bool) error {
 
 // WriteKeys writes a key pair into dir (SecretKeyFile with mode 0600,
 // ServerKeyFile with 0644), atomically; existing key files are refused
-// unless force. It returns the paths and the server key file's size.
+// unless force (*KeyExistsError). It returns the paths and the server key file's size.
 func WriteKeys(dir string, ck *ClientKey, sk *ServerKey, force bool) (secret, server string, serverBytes int, err error) {
 	if ck == nil || sk == nil {
 		return "", "", 0, errors.New("WriteKeys: nil key")

@@ -2,7 +2,9 @@ package hcc
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,5 +99,37 @@ func TestEvalThreadsLimit(t *testing.T) {
 	}
 	if got := res[0]["y"][0].Int64(); got != 1 {
 		t.Errorf("y = %d, want 1", got)
+	}
+}
+
+// TestKeyExistsError: an existing key file is refused by CheckKeyDir and
+// WriteKeys with a *KeyExistsError naming the path and saying what to do
+// in Go (the hcc command words it with --force); force overwrites.
+func TestKeyExistsError(t *testing.T) {
+	p := mustCompile(t, HDL("circuit c(a: u2) -> (y: u2) { y = a; }", ""), toyFHEW)
+	ck, sk := keysFor(t, p)
+	dir := filepath.Join(t.TempDir(), "keys")
+	if _, _, _, err := WriteKeys(dir, ck, sk, false); err != nil {
+		t.Fatal(err)
+	}
+	secret, _ := KeyPaths(dir)
+	want := secret + " exists: refusing to overwrite it and lose every ciphertext made under it (write the keys elsewhere, or call WriteKeys with force true)"
+	for name, err := range map[string]error{
+		"CheckKeyDir": CheckKeyDir(dir, false),
+		"WriteKeys":   func() error { _, _, _, err := WriteKeys(dir, ck, sk, false); return err }(),
+	} {
+		var ke *KeyExistsError
+		if !errors.As(err, &ke) || ke.Path != secret || err.Error() != want || !errors.Is(err, fs.ErrExist) {
+			t.Errorf("%s: %v (%T), want %q", name, err, err, want)
+		}
+		if strings.Contains(fmt.Sprint(err), "--force") {
+			t.Errorf("%s names a command-line flag: %v", name, err)
+		}
+	}
+	if err := CheckKeyDir(dir, true); err != nil {
+		t.Errorf("CheckKeyDir forced: %v", err)
+	}
+	if _, _, _, err := WriteKeys(dir, ck, sk, true); err != nil {
+		t.Errorf("WriteKeys forced: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	goruntime "runtime"
@@ -31,7 +32,7 @@ func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 	}
 	// The output directory is checked before the (possibly long) keygen.
 	if err := hcc.CheckKeyDir(e.out, w.force); err != nil {
-		return err
+		return keyExists(err)
 	}
 	t := hcc.Target{Engine: w.backend, Params: w.params, Insecure: w.insecure}
 	var gen func() (*hcc.ClientKey, *hcc.ServerKey, error)
@@ -62,9 +63,19 @@ func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 	elapsed := time.Since(t0)
 	secret, eval, size, err := hcc.WriteKeys(e.out, ck, sk, w.force)
 	if err != nil {
-		return err
+		return keyExists(err)
 	}
 	fmt.Fprintf(e.stdout, "key %v (%s, %s backend) generated in %v\n", ck.KeyID(), ck.Params(), ck.Engine(), elapsed.Round(time.Millisecond))
 	fmt.Fprintf(e.stdout, "wrote %s (keep it private) and %s (%.1f MB, for the evaluator)\n", secret, eval, float64(size)/1e6)
 	return nil
+}
+
+// keyExists words the library's *hcc.KeyExistsError with the flag that
+// overrides it; other errors pass unchanged.
+func keyExists(err error) error {
+	var ke *hcc.KeyExistsError
+	if errors.As(err, &ke) {
+		return fmt.Errorf("%s exists (pass --force to overwrite it and lose every ciphertext made under it)", ke.Path)
+	}
+	return err
 }
