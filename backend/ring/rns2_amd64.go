@@ -2,6 +2,8 @@
 
 package ring
 
+import "math/bits"
+
 //go:noescape
 func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[12]uint64)
 
@@ -29,7 +31,7 @@ func (r *RNS2) decomposeVec(in Poly2, logB, digits, drop int, out []Poly2) int {
 }
 
 //go:noescape
-func rns2DotRowsAVX512(ptrs *[3 * maxFusedDigits]*uint32, np int, n int, outB, outA *uint32, c *[6]uint64)
+func rns2DotRowsAVX512(ptrs *[3 * maxFusedDigits]*uint32, np int, n int, outB, outA *uint32, c *[9]uint64)
 
 // dotRowsVec runs DotRows in the fused vector kernel, both sums of 16 slots
 // held in registers across all digits, and reports whether it did: it needs
@@ -50,7 +52,15 @@ func (r *RNS2) dotRowsVec(digits []Poly2, rowsB, rowsA []Poly2, outB, outA Poly2
 			ptrs[3*j+1] = &rowsB[j][i][:N][0]
 			ptrs[3*j+2] = &rowsA[j][i][:N][0]
 		}
-		rns2DotRowsAVX512(&ptrs, 3*nd, N, &outB[i][:N][0], &outA[i][:N][0], &nt.vecConst)
+		var c [9]uint64
+		copy(c[:6], nt.vecConst[:])
+		// The short Barrett reduction applies when every sum stays below
+		// 2^(31+b), Q < 2^b: up to 16 digits of 27-bit primes.
+		b := uint(bits.Len32(nt.Q))
+		if s := uint64(nt.Q - 1); uint64(nd)*s*s < 1<<(31+b) {
+			c[6], c[7], c[8] = uint64(b-1), (1<<(b+31))/uint64(nt.Q), 1
+		}
+		rns2DotRowsAVX512(&ptrs, 3*nd, N, &outB[i][:N][0], &outA[i][:N][0], &c)
 	}
 	return true
 }

@@ -109,13 +109,34 @@ rdone:
 	VPSUBQ   Z24, X, T1 \
 	VPMINUQ  T1, X, X
 
-// func rns2DotRowsAVX512(ptrs *[3 * maxFusedDigits]*uint32, np int, n int, outB, outA *uint32, c *[6]uint64)
+// BARRETT32: X (8 x uint64, X < 2^(31+b) for Q < 2^b) -> X mod Q in
+// [0, Q). q = ((X >> (b-1))·mu) >> 32 with mu = floor(2^(b+31)/Q) (Z22 =
+// b-1, Z23 = mu) underestimates floor(X/Q) by at most 2, so X - q·Q is in
+// [0, 3Q) and two conditional subtractions (of 2Q, then Q) finish. Half
+// the work of REDUCE64. Clobbers T.
+#define BARRETT32(X, T) \
+	VPSRLVQ  Z22, X, T \
+	VPMULUDQ Z23, T, T \
+	VPSRLQ   $32, T, T \
+	VPMULUDQ Z24, T, T \
+	VPSUBQ   T, X, X \
+	VPSUBQ   Z25, X, T \
+	VPMINUQ  T, X, X \
+	VPSUBQ   Z24, X, T \
+	VPMINUQ  T, X, X
+
+// func rns2DotRowsAVX512(ptrs *[3 * maxFusedDigits]*uint32, np int, n int, outB, outA *uint32, c *[9]uint64)
 //
 // One residue of RNS2.dotRows, 16 slots per iteration: ptrs holds
-// (digit, rowB, rowA) per digit, np = 3·digits; both sums stay in
-// registers (uint64 lanes, no reduction until the end: the caller ensures
-// digits <= MaxLazyTerms), then one Barrett reduction each. n is a multiple
-// of 16.
+// (digit, rowB, rowA) per digit, np = 3·digits. Each operand is loaded as
+// 16 uint32; VPMULUDQ multiplies the even entries (low halves of the
+// 64-bit lanes) and, after a 32-bit shift, the odd ones, so no
+// zero-extending shuffles are needed. The four sums (B, A; even, odd) stay
+// in uint64 registers across all digits (the caller ensures
+// digits <= MaxLazyTerms) and are reduced once: by BARRETT32 when c[8] != 0
+// (the caller checked digits·(Q-1)^2 < 2^(31+b)), else by REDUCE64. Then
+// even | odd<<32 is the output in natural order. n is a multiple of 16.
+// c = Modulus32.vecConst, b-1, mu, flag.
 TEXT ·rns2DotRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ ptrs+0(FP), R8
 	MOVQ np+8(FP), R9
@@ -129,27 +150,30 @@ TEXT ·rns2DotRowsAVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ 24(R10), Z27
 	VPBROADCASTQ 32(R10), Z28
 	VPBROADCASTQ 40(R10), Z29
+	VPBROADCASTQ 48(R10), Z22
+	VPBROADCASTQ 56(R10), Z23
+	MOVQ 64(R10), BX
 	XORQ R11, R11 // byte offset into the uint32 slices
 	SHRQ $4, CX
 	JZ   tdone
 
 tloop:
-	VPXORQ Z0, Z0, Z0 // B, slots 0-7
-	VPXORQ Z1, Z1, Z1 // B, slots 8-15
-	VPXORQ Z2, Z2, Z2 // A, slots 0-7
-	VPXORQ Z3, Z3, Z3 // A, slots 8-15
+	VPXORQ Z0, Z0, Z0 // B, even slots
+	VPXORQ Z1, Z1, Z1 // B, odd slots
+	VPXORQ Z2, Z2, Z2 // A, even slots
+	VPXORQ Z3, Z3, Z3 // A, odd slots
 	XORQ   R12, R12
 
 tdigit:
 	MOVQ      (R8)(R12*8), R13
 	MOVQ      8(R8)(R12*8), R14
 	MOVQ      16(R8)(R12*8), DX
-	VPMOVZXDQ (R13)(R11*1), Z4
-	VPMOVZXDQ 32(R13)(R11*1), Z5
-	VPMOVZXDQ (R14)(R11*1), Z6
-	VPMOVZXDQ 32(R14)(R11*1), Z7
-	VPMOVZXDQ (DX)(R11*1), Z8
-	VPMOVZXDQ 32(DX)(R11*1), Z9
+	VMOVDQU32 (R13)(R11*1), Z4
+	VMOVDQU32 (R14)(R11*1), Z6
+	VMOVDQU32 (DX)(R11*1), Z8
+	VPSRLQ    $32, Z4, Z5
+	VPSRLQ    $32, Z6, Z7
+	VPSRLQ    $32, Z8, Z9
 	VPMULUDQ  Z4, Z6, Z6
 	VPMULUDQ  Z5, Z7, Z7
 	VPMULUDQ  Z4, Z8, Z8
@@ -162,14 +186,27 @@ tdigit:
 	CMPQ      R12, R9
 	JLT       tdigit
 
+	TESTQ BX, BX
+	JZ    tlong
+	BARRETT32(Z0, Z10)
+	BARRETT32(Z1, Z11)
+	BARRETT32(Z2, Z12)
+	BARRETT32(Z3, Z13)
+	JMP   tstore
+
+tlong:
 	REDUCE64(Z0, Z10, Z11, Z12)
 	REDUCE64(Z1, Z13, Z14, Z15)
 	REDUCE64(Z2, Z16, Z17, Z18)
 	REDUCE64(Z3, Z19, Z20, Z21)
-	VPMOVQD Z0, (SI)(R11*1)
-	VPMOVQD Z1, 32(SI)(R11*1)
-	VPMOVQD Z2, (DI)(R11*1)
-	VPMOVQD Z3, 32(DI)(R11*1)
+
+tstore:
+	VPSLLQ    $32, Z1, Z1
+	VPORQ     Z1, Z0, Z0
+	VPSLLQ    $32, Z3, Z3
+	VPORQ     Z3, Z2, Z2
+	VMOVDQU32 Z0, (SI)(R11*1)
+	VMOVDQU32 Z2, (DI)(R11*1)
 	ADDQ $64, R11
 	DECQ CX
 	JNZ  tloop

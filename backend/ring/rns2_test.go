@@ -279,3 +279,39 @@ func TestRNS2Centered(t *testing.T) {
 		}
 	}
 }
+
+// TestRNS2NewPolys checks that NewPoly and NewPolys return zeroed residue
+// slices of length and capacity N that do not overlap.
+func TestRNS2NewPolys(t *testing.T) {
+	for _, r := range rnsRings(t) {
+		ps := r.NewPolys(5)
+		for range 40 { // NewPoly's offsets cycle through 32 values
+			ps = append(ps, r.NewPoly())
+		}
+		if len(r.NewPolys(0)) != 0 {
+			t.Error("NewPolys(0) is not empty")
+		}
+		for j, p := range ps {
+			for i := range 2 {
+				if len(p[i]) != r.N || cap(p[i]) != r.N {
+					t.Fatalf("poly %d residue %d: len %d cap %d, want %d", j, i, len(p[i]), cap(p[i]), r.N)
+				}
+				for k := range p[i] {
+					if p[i][k] != 0 {
+						t.Fatalf("poly %d not zero", j)
+					}
+					p[i][k] = uint32(2*j + i + 1)
+				}
+			}
+		}
+		for j, p := range ps {
+			for i := range 2 {
+				for k := range p[i] {
+					if p[i][k] != uint32(2*j+i+1) {
+						t.Fatalf("poly %d residue %d slot %d overwritten (%d)", j, i, k, p[i][k])
+					}
+				}
+			}
+		}
+	}
+}
