@@ -65,7 +65,8 @@
 // from residues to signed gadget digits, 8 coefficients per iteration in an
 // AVX-512F kernel. DotRows, the external-product accumulation, keeps both
 // uint64 sums in registers across all digits (lazy: one reduction per
-// output slot).
+// output slot). NewPoly and NewPolys stagger the residue slices modulo
+// 4 KiB, so that DotRows's many operand streams do not share L1 cache sets.
 //
 // # Prime cyclotomics (BGV)
 //

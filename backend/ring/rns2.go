@@ -107,9 +107,9 @@ const polyPad = 16
 var polyStagger atomic.Uint32
 
 // NewPolys returns n zero polynomials in one allocation, each residue slice
-// followed by a one-cache-line gap, so that up to 64 consecutive slices
-// start at distinct offsets modulo 4 KiB (see NewPoly): the layout for
-// keys, gadget rows and digit sets.
+// followed by a one-cache-line gap, so that (for N >= 32) up to 64
+// consecutive slices start at distinct offsets modulo 4 KiB (see NewPoly):
+// the layout for keys, gadget rows and digit sets.
 func (r *RNS2) NewPolys(n int) []Poly2 {
 	N := r.N
 	stride := N + polyPad
