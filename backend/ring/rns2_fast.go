@@ -103,8 +103,9 @@ func (r *RNS2) decomposeGo(in Poly2, n, logB, digits, drop int, out []Poly2) {
 const dotChunk = 512
 
 // dotRows is DotRows with lazy accumulation: the products (each < Q_i^2)
-// are summed in uint64 and reduced once (for 27-bit primes, up to 1024
-// digits), in the fused vector kernel (rns2_amd64.s) when it applies.
+// are summed in uint64 and reduced only when the sum could overflow (for
+// 27-bit primes: once, up to 1023 digits), in the fused vector kernel
+// (rns2_amd64.s) when it applies.
 func (r *RNS2) dotRows(digits []Poly2, rowsB, rowsA []Poly2, outB, outA Poly2) {
 	if !r.dotRowsVec(digits, rowsB, rowsA, outB, outA) {
 		r.dotRowsChunked(digits, rowsB, rowsA, outB, outA)

@@ -49,7 +49,7 @@ func TestRNS2FastPathsAgree(t *testing.T) {
 				}
 			}
 		}
-		for _, nd := range []int{1, 4, 8, 15, 16, 17, 33} {
+		for _, nd := range []int{0, 1, 4, 8, 15, 16, 17, 33} {
 			digits, rowsB, rowsA := make([]Poly2, nd), make([]Poly2, nd), make([]Poly2, nd)
 			for j := range digits {
 				digits[j], rowsB[j], rowsA[j] = r.NewPoly(), r.NewPoly(), r.NewPoly()
