@@ -21,7 +21,7 @@
 //	hcc serve [--listen 127.0.0.1:4222] [--store DIR] [--workers N]
 //	hcc worker --server nats://HOST:4222 [--threads N]
 //	hcc submit --server nats://HOST:4222 --eval-key DIR/eval.key PROGRAM IN.ct -o OUT.ct
-//	hcc version
+//	hcc version (or hcc --version)
 //
 // FILE is HDL source (.hdl), the .hir text format, or a Bristol-fashion
 // netlist; CIRCUIT is also a compiled program (.hcp). The commands are thin:
@@ -37,6 +37,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -126,8 +127,8 @@ func commands() []*command {
 		keygenCommand(), encryptCommand(), evalCommand(), decryptCommand(), runCommand(),
 		serveCommand(), workerCommand(), submitCommand(), // cluster_*.go: NATS JetStream scale-out
 		transcipherCommand(), // transcipher.go: AES-128-CTR data in, hcc ciphertexts out
-		{name: "version", doc: "print the hcc version", run: func(e *cmdEnv) error {
-			fmt.Fprintf(e.stdout, "hcc %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		{name: "version", doc: "print the hcc version, module version and commit (also hcc --version)", run: func(e *cmdEnv) error {
+			fmt.Fprintln(e.stdout, versionLine())
 			return nil
 		}, flags: func(*flag.FlagSet, *cmdEnv) {}},
 	}
@@ -163,6 +164,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	name := args[0]
 	switch name {
+	case "-version", "--version":
+		return run(append([]string{"version"}, args[1:]...), stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 && name == "help" {
 			return run([]string{args[1], "--help"}, stdout, stderr)
@@ -221,6 +224,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// versionLine is "hcc VERSION (GO OS/ARCH, module PATH VERSION, commit
+// REV)": the module version is the one go install recorded ("(devel)" for
+// a build in the checkout), the commit the checkout's, marked "modified"
+// when the work tree had changes (both from runtime/debug.ReadBuildInfo,
+// absent when the build recorded none).
+func versionLine() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "hcc %s (%s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path != "" && bi.Main.Version != "" {
+			fmt.Fprintf(&sb, ", module %s %s", bi.Main.Path, bi.Main.Version)
+		}
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			fmt.Fprintf(&sb, ", commit %.12s", rev)
+			if modified == "true" {
+				sb.WriteString(" modified")
+			}
+		}
+	}
+	sb.WriteString(")")
+	return sb.String()
 }
 
 func capitalize(s string) string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -148,8 +149,17 @@ func TestGolden(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	got := runHCC(t, "version")
-	if !strings.HasPrefix(got, "exit 0\n-- stdout --\nhcc "+version+" (go") {
+	if !strings.HasPrefix(got, "exit 0\n-- stdout --\nhcc "+version+" (go") || !strings.Contains(got, versionLine()+"\n") {
 		t.Errorf("version:\n%s", got)
+	}
+	// The test binary records its module (as "(devel)": no go install).
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && !strings.Contains(got, ", module "+bi.Main.Path+" "+bi.Main.Version) {
+		t.Errorf("version does not name the module %s %s:\n%s", bi.Main.Path, bi.Main.Version, got)
+	}
+	for _, flag := range []string{"--version", "-version"} {
+		if alias := runHCC(t, flag); alias != got {
+			t.Errorf("hcc %s:\n%s\nwant the output of hcc version:\n%s", flag, alias, got)
+		}
 	}
 }
 
