@@ -24,6 +24,9 @@ type Noise struct {
 	// RowB is the noise of the RGSW rows RLWE(b·g_j) (constant
 	// coefficient; the others carry only the last trace steps' noise).
 	RowB float64
+	// RowBEnergy is the sum of the variances of all coefficients of a B
+	// row's noise polynomial (what a digit polynomial multiplies).
+	RowBEnergy float64
 	// RowA is the noise of the rows RLWE(b·g_j·z) after the scheme switch:
 	// (2/3)·(the B row's noise energy) + the switch's own key-switch noise.
 	RowA float64
@@ -82,14 +85,19 @@ func (p Params) Noise() Noise {
 	nm.RowB = nm.BR + nm.Trace
 	// z-rows: (e·z)_c sums Var(e_i)·(2/3) over i; e is the B row's noise,
 	// whose energy is its constant coefficient plus about log N·N·TraceKS
-	// from the last trace steps. The scheme switch adds its own key switch
-	// (digits of a uniform polynomial; rounding times z², whose coefficients
-	// have variance (2/3)²N).
+	// from the last trace steps (the trace removed the rest of the blind
+	// rotation's noise). The scheme switch adds its own key switch (digits
+	// of a uniform polynomial; rounding times z², whose coefficients have
+	// variance (2/3)²N).
 	ss := N*s2*digitVar(l.Trace, Q) + roundVar(l.Trace)*N*ternaryVar*ternaryVar*N
-	nm.RowA = ternaryVar*(nm.RowB+float64(l.LogN)*N*nm.TraceKS) + ss
-	// CMux: digits of D = X^{-2^i}·ACC - ACC (uniform) against both row
-	// kinds, plus the rounding of the dropped bits times (1 + z) when b = 1.
-	nm.CMux = N*digitVar(l.CBS, Q)*(nm.RowB+nm.RowA) + roundVar(l.CBS)*(1+ternaryVar*N)
+	nm.RowBEnergy = nm.RowB + float64(l.LogN)*N*nm.TraceKS
+	nm.RowA = ternaryVar*nm.RowBEnergy + ss
+	// CMux: the digits d of D = X^{-2^i}·ACC - ACC (uniform) multiply the
+	// rows' noise polynomials: Var((d·e)_c) = Var(d)·(energy of e), the B
+	// rows' energy RowBEnergy, the z-rows' N·RowA. The rounding of the
+	// dropped bits (times 1 + z) counts when the RGSW bit is 1; the model
+	// takes it as 1 (an upper bound; with uniform bits the mean is half).
+	nm.CMux = digitVar(l.CBS, Q)*(nm.RowBEnergy+N*nm.RowA) + roundVar(l.CBS)*(1+ternaryVar*N)
 	qks := float64(p.QKS)
 	bks := math.Ldexp(1, l.LogBKS)
 	// Zero digits select no key row (their noise is absent).
@@ -109,7 +117,7 @@ func (p Params) TableOutputVar(k int) float64 {
 		return 0
 	}
 	nm := p.Noise()
-	first := float64(p.N)*digitVar(p.lit.CBS, float64(p.Q))*nm.RowB + roundVar(p.lit.CBS)*(1+ternaryVar*float64(p.N))
+	first := digitVar(p.lit.CBS, float64(p.Q))*nm.RowBEnergy + roundVar(p.lit.CBS)*(1+ternaryVar*float64(p.N))
 	return first + float64(k-1)*nm.CMux
 }
 

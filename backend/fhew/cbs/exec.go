@@ -1,0 +1,275 @@
+package cbs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// EvalOptions tunes EvalPlan.
+type EvalOptions struct {
+	// Threads is the number of workers (0: GOMAXPROCS). Each owns one
+	// Scratch and one form buffer.
+	Threads int
+}
+
+// EncryptBits encrypts bits as fresh wide bits (the plan's input layout).
+func (enc *Encryptor) EncryptBits(bits []bool) ([]*WideBit, error) {
+	out := make([]*WideBit, len(bits))
+	for i, b := range bits {
+		out[i] = NewWideBit(enc.sk.params)
+		if err := enc.Encrypt(b, out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// DecryptBits decrypts wide bits.
+func (sk *SecretKey) DecryptBits(ws []*WideBit) ([]bool, error) {
+	out := make([]bool, len(ws))
+	for i, w := range ws {
+		b, err := sk.Decrypt(w)
+		if err != nil {
+			return nil, fmt.Errorf("cbs: output bit %d: %w", i, err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// formKey identifies a linear form by its terms (Const is handled by
+// permuting the reading table: RGSW(¬b) is never needed).
+func formKey(f *ir.LinearForm) string {
+	b := make([]byte, 0, 4*len(f.Terms))
+	for _, t := range f.Terms {
+		b = append(b, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
+	}
+	return string(b)
+}
+
+// execTable is a plan table prepared for execution: its inputs' cache keys
+// and its truth tables with the inputs' constants folded in
+// (T'[x] = T[x ⊕ c], c the inputs' Const bits).
+type execTable struct {
+	keys  []string
+	tabs  [][]uint64
+	first int // first output signal id
+	level int
+}
+
+// foldConsts returns the truth tables of t with every input's Const folded
+// into the index.
+func foldConsts(t *ir.WideTable) [][]uint64 {
+	k := len(t.In)
+	c := 0
+	for j, f := range t.In {
+		if f.Const {
+			c |= 1 << uint(j)
+		}
+	}
+	out := make([][]uint64, len(t.Out))
+	for o, tt := range t.Out {
+		if c == 0 {
+			out[o] = tt
+			continue
+		}
+		nt := make([]uint64, len(tt))
+		for x := 0; x < 1<<uint(k); x++ {
+			y := x ^ c
+			if tt[y/64]>>(uint(y)%64)&1 == 1 {
+				nt[x/64] |= 1 << (uint(x) % 64)
+			}
+		}
+		out[o] = nt
+	}
+	return out
+}
+
+// EvalPlan evaluates plan on encrypted inputs (one wide bit per input bit,
+// the plan's input layout) and returns one wide bit per output bit, in bus
+// order. Tables run level by level (a table's level is one more than the
+// highest level of the tables it reads); within a level, first every
+// input form not yet circuit-bootstrapped is bootstrapped (one RGSW per
+// distinct set of terms, cached until its last reader has run), then every
+// table is evaluated, each step on a pool of workers that own their
+// scratch. The evaluator itself is not modified.
+func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*WideBit, opt EvalOptions) ([]*WideBit, error) {
+	if plan == nil {
+		return nil, errors.New("cbs: nil plan")
+	}
+	if err := plan.Verify(); err != nil {
+		return nil, err
+	}
+	p := ev.p
+	if len(in) != plan.NumInputs {
+		return nil, fmt.Errorf("cbs: plan %q has %d input bits, got %d ciphertexts", plan.Name, plan.NumInputs, len(in))
+	}
+	for i, w := range in {
+		if err := checkWide(p, w); err != nil {
+			return nil, fmt.Errorf("input bit %d: %w", i, err)
+		}
+	}
+	for _, t := range plan.Tables {
+		if len(t.In) > p.lit.LogN {
+			return nil, fmt.Errorf("cbs: a table of %d inputs does not fit N = %d", len(t.In), p.N)
+		}
+	}
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	sig := make([]*WideBit, plan.NumSignals())
+	copy(sig, in)
+	level := make([]int, len(sig))
+	base := plan.SignalBase()
+	tabs := make([]execTable, len(plan.Tables))
+	uses := map[string]int{}
+	maxLevel := 0
+	for i := range plan.Tables {
+		t := &plan.Tables[i]
+		et := execTable{tabs: foldConsts(t), first: base[i]}
+		lv := 0
+		for j := range t.In {
+			for _, s := range t.In[j].Terms {
+				lv = max(lv, level[s])
+			}
+			key := formKey(&t.In[j])
+			et.keys = append(et.keys, key)
+			uses[key]++
+		}
+		et.level = lv + 1
+		maxLevel = max(maxLevel, et.level)
+		for o := range t.Out {
+			level[et.first+o] = et.level
+			sig[et.first+o] = NewWideBit(p)
+		}
+		tabs[i] = et
+	}
+	byLevel := make([][]int, maxLevel+1)
+	for i := range tabs {
+		byLevel[tabs[i].level] = append(byLevel[tabs[i].level], i)
+	}
+	scs := make([]*Scratch, threads)
+	forms := make([]*WideBit, threads)
+	for w := range scs {
+		scs[w] = NewScratch(p)
+		forms[w] = NewWideBit(p)
+	}
+	cache := map[string]*RGSW{}
+	var pool []*RGSW
+	type cbsJob struct {
+		form *ir.LinearForm
+		out  *RGSW
+	}
+	for lv := 1; lv <= maxLevel; lv++ {
+		var jobs []cbsJob
+		for _, ti := range byLevel[lv] {
+			t := &plan.Tables[ti]
+			for j, key := range tabs[ti].keys {
+				if cache[key] != nil {
+					continue
+				}
+				var g *RGSW
+				if n := len(pool); n > 0 {
+					g, pool = pool[n-1], pool[:n-1]
+				} else {
+					g = ev.NewRGSW()
+				}
+				cache[key] = g
+				jobs = append(jobs, cbsJob{form: &t.In[j], out: g})
+			}
+		}
+		err := parallel(ctx, threads, len(jobs), func(w, i int) error {
+			f := forms[w]
+			formInto(p, jobs[i].form, sig, f)
+			return ev.CBS(f, jobs[i].out, scs[w])
+		})
+		if err != nil {
+			return nil, err
+		}
+		ids := byLevel[lv]
+		err = parallel(ctx, threads, len(ids), func(w, i int) error {
+			et := &tabs[ids[i]]
+			rg := make([]*RGSW, len(et.keys))
+			for j, key := range et.keys {
+				rg[j] = cache[key] // read-only during this step
+			}
+			return ev.EvalTable(rg, et.tabs, sig[et.first:et.first+len(et.tabs)], scs[w])
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, ti := range ids {
+			for _, key := range tabs[ti].keys {
+				if uses[key]--; uses[key] == 0 {
+					pool = append(pool, cache[key])
+					delete(cache, key)
+				}
+			}
+		}
+	}
+	out := make([]*WideBit, len(plan.OutForms))
+	for o := range plan.OutForms {
+		out[o] = NewWideBit(p)
+		formInto(p, &plan.OutForms[o], sig, out[o])
+		if plan.OutForms[o].Const {
+			NotInPlace(p, out[o])
+		}
+	}
+	return out, nil
+}
+
+// formInto writes the XOR of f's terms (not its Const) into out.
+func formInto(p Params, f *ir.LinearForm, sig []*WideBit, out *WideBit) {
+	clear(out.A)
+	out.B = 0
+	for _, s := range f.Terms {
+		w := sig[s]
+		for i, a := range w.A {
+			out.A[i] = addModQ(out.A[i], a, p.Q)
+		}
+		out.B = addModQ(out.B, w.B, p.Q)
+	}
+}
+
+// parallel runs fn(worker, i) for i in [0, n) on up to threads workers
+// (worker ids 0..threads-1, each used by one goroutine at a time), stopping
+// at the first error or when ctx is done.
+func parallel(ctx context.Context, threads, n int, fn func(w, i int) error) error {
+	if n == 0 {
+		return ctx.Err()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	var once sync.Once
+	for w := 0; w < min(threads, n); w++ {
+		g.Go(func() error {
+			for {
+				if err := gctx.Err(); err != nil {
+					var e error
+					once.Do(func() { e = err })
+					return e
+				}
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return nil
+				}
+				if err := fn(w, i); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
