@@ -134,7 +134,17 @@ func (r *RNS2) dotRowsChunked(digits []Poly2, rowsB, rowsA []Poly2, outB, outA P
 			ab, aa := accB[:hi-lo], accA[:hi-lo]
 			clear(ab)
 			clear(aa)
-			for j, d := range digits {
+			j0 := 0
+			if !hasAVX512 && len(digits) < group {
+				// Scalar code: four digits per pass keep their products in
+				// registers (the accumulator is loaded and stored once per
+				// four digits, not per digit).
+				for ; j0+4 <= len(digits); j0 += 4 {
+					dot4Add(digits[j0:j0+4], rowsB[j0:j0+4], rowsA[j0:j0+4], i, lo, hi, ab, aa)
+				}
+			}
+			for j := j0; j < len(digits); j++ {
+				d := digits[j]
 				if j > 0 && j%group == 0 {
 					m.ReduceLazy(ab, ob[lo:hi])
 					m.ReduceLazy(aa, oa[lo:hi])
@@ -149,5 +159,24 @@ func (r *RNS2) dotRowsChunked(digits []Poly2, rowsB, rowsA []Poly2, outB, outA P
 			m.ReduceLazy(ab, ob[lo:hi])
 			m.ReduceLazy(aa, oa[lo:hi])
 		}
+	}
+}
+
+// dot4Add adds, for slots lo..hi-1 of residue i, the four products
+// digits[t]∘rowsB[t] to accB and digits[t]∘rowsA[t] to accA (no
+// reduction; the caller bounds the sum).
+func dot4Add(digits, rowsB, rowsA []Poly2, i, lo, hi int, accB, accA []uint64) {
+	n := hi - lo
+	accB, accA = accB[:n], accA[:n]
+	d0, d1, d2, d3 := digits[0][i][lo:hi], digits[1][i][lo:hi], digits[2][i][lo:hi], digits[3][i][lo:hi]
+	b0, b1, b2, b3 := rowsB[0][i][lo:hi], rowsB[1][i][lo:hi], rowsB[2][i][lo:hi], rowsB[3][i][lo:hi]
+	a0, a1, a2, a3 := rowsA[0][i][lo:hi], rowsA[1][i][lo:hi], rowsA[2][i][lo:hi], rowsA[3][i][lo:hi]
+	d0, d1, d2, d3 = d0[:n], d1[:n], d2[:n], d3[:n]
+	b0, b1, b2, b3 = b0[:n], b1[:n], b2[:n], b3[:n]
+	a0, a1, a2, a3 = a0[:n], a1[:n], a2[:n], a3[:n]
+	for k := range accB {
+		x0, x1, x2, x3 := uint64(d0[k]), uint64(d1[k]), uint64(d2[k]), uint64(d3[k])
+		accB[k] += x0*uint64(b0[k]) + x1*uint64(b1[k]) + x2*uint64(b2[k]) + x3*uint64(b3[k])
+		accA[k] += x0*uint64(a0[k]) + x1*uint64(a1[k]) + x2*uint64(a2[k]) + x3*uint64(a3[k])
 	}
 }
