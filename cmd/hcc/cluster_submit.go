@@ -58,6 +58,7 @@ func submitCommand() *command {
 			if err != nil {
 				return fmt.Errorf("%s: %v", evalKey, err)
 			}
+			e.warnInsecure(sk)
 			prog, err := hcc.CompileFile(e.args[0], hcc.Target{Engine: sk.Engine(), Params: sk.Params(), Insecure: insecure})
 			if err != nil {
 				return err

@@ -41,6 +41,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	e.warn(sk.SecurityWarning())
+	e.warnInsecure(sk)
 	e.keyFile = w.evalKey
 	path := e.args[1]
 	in, err := hcc.ReadCiphertextsFile(path)

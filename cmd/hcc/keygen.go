@@ -59,6 +59,7 @@ func runKeygen(e *cmdEnv, w *workflowFlags, o hcc.KeyOptions) error {
 	if err != nil {
 		return err
 	}
+	e.warnInsecure(ck)
 	e.warn(ck.SecurityWarning())
 	elapsed := time.Since(t0)
 	secret, eval, size, err := hcc.WriteKeys(e.out, ck, sk, w.force)

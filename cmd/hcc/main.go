@@ -92,6 +92,19 @@ func (e *cmdEnv) warn(msg string) {
 	fmt.Fprintf(e.stderr, "warning: %s\n", msg)
 }
 
+// warnInsecure prints, once per command, that k's parameter set is an
+// insecure toy set (allowed by --insecure, or a key made with it): the
+// commands that make keys, encrypt or evaluate under one say so on every
+// run, so that a test setting never passes for a real one unnoticed.
+func (e *cmdEnv) warnInsecure(k interface {
+	Insecure() bool
+	Params() string
+}) {
+	if k.Insecure() {
+		e.warn(fmt.Sprintf("parameter set %s is insecure (test only)", k.Params()))
+	}
+}
+
 // stringList is a repeatable string flag (--in a=1 --in b=2).
 type stringList []string
 

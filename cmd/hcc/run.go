@@ -60,6 +60,7 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
+	e.warnInsecure(ck)
 	fmt.Fprintf(e.stderr, "keygen %s (%s backend) in %v; %s\n", ck.Params(), ck.Engine(), time.Since(t0).Round(time.Millisecond), p.Details())
 	t0 = time.Now()
 	in, err := ck.Encrypt(p, set.values...)

@@ -130,6 +130,7 @@ func runEncryptAESKey(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
+	e.warnInsecure(ck)
 	t0 := time.Now()
 	var ak *hcc.AESKey
 	if len(e.args) == 1 {
@@ -193,6 +194,7 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
+	e.warnInsecure(sk)
 	pe := *e
 	pe.args = e.args[:len(e.args)-1]
 	p, err := recordProgram(&pe, &f.w, sk.Engine(), sk.Params(), true, nil)
