@@ -31,8 +31,10 @@ type Noise struct {
 	// (2/3)·(the B row's noise energy) + the switch's own key-switch noise.
 	RowA float64
 	// CMux is the variance one CMux adds to the vertical-packing
-	// accumulator.
-	CMux float64
+	// accumulator when its RGSW bit is 1: CMuxDigits (the digits times the
+	// rows' noise, any bit) plus CMuxRound (the dropped bits' rounding,
+	// only for bit 1).
+	CMux, CMuxDigits, CMuxRound float64
 	// KeySwitch is the LWE key switch z -> s (mod Q_ks), ModSwitch the
 	// rounding Q -> Q_ks (mod Q_ks), Round the rounding Q_ks -> 2N (in
 	// units of 1/2N).
@@ -97,7 +99,9 @@ func (p Params) Noise() Noise {
 	// rows' energy RowBEnergy, the z-rows' N·RowA. The rounding of the
 	// dropped bits (times 1 + z) counts when the RGSW bit is 1; the model
 	// takes it as 1 (an upper bound; with uniform bits the mean is half).
-	nm.CMux = digitVar(l.CBS, Q)*(nm.RowBEnergy+N*nm.RowA) + roundVar(l.CBS)*(1+ternaryVar*N)
+	nm.CMuxDigits = digitVar(l.CBS, Q) * (nm.RowBEnergy + N*nm.RowA)
+	nm.CMuxRound = roundVar(l.CBS) * (1 + ternaryVar*N)
+	nm.CMux = nm.CMuxDigits + nm.CMuxRound
 	qks := float64(p.QKS)
 	bks := math.Ldexp(1, l.LogBKS)
 	// Zero digits select no key row (their noise is absent).
@@ -110,15 +114,21 @@ func (p Params) Noise() Noise {
 }
 
 // TableOutputVar returns the noise variance (mod Q) of a wide bit produced
-// by a table with k inputs: k CMuxes, the first of which sees a trivial
-// accumulator (its A digits are zero, so only the B rows count).
-func (p Params) TableOutputVar(k int) float64 {
+// by a table with k inputs, as an upper bound over the input bits
+// (TableOutputVarOnes with all k bits 1).
+func (p Params) TableOutputVar(k int) float64 { return p.TableOutputVarOnes(k, k) }
+
+// TableOutputVarOnes returns the noise variance (mod Q) of a table output
+// when ones of its k input bits are 1: k CMuxes, the first of which sees a
+// trivial accumulator (its A digits are zero, so only the B rows count),
+// and the rounding term once per 1 bit.
+func (p Params) TableOutputVarOnes(k, ones int) float64 {
 	if k < 1 {
 		return 0
 	}
 	nm := p.Noise()
-	first := digitVar(p.lit.CBS, float64(p.Q))*nm.RowBEnergy + roundVar(p.lit.CBS)*(1+ternaryVar*float64(p.N))
-	return first + float64(k-1)*nm.CMux
+	first := digitVar(p.lit.CBS, float64(p.Q)) * nm.RowBEnergy
+	return first + float64(k-1)*nm.CMuxDigits + float64(ones)*nm.CMuxRound
 }
 
 // PhaseVar returns the variance, in units of 1/2N, of the phase error at

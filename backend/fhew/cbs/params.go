@@ -82,18 +82,31 @@ var (
 	// 134111233 (the two largest primes < 2^27 that are ≡ 1 mod 4096;
 	// Q < 2^54), ternary z, σ = 3.19: the HE standard's 128-bit bound at
 	// N = 2048 for ternary secrets is log Q ≤ 54 (Albrecht et al.,
-	// "Homomorphic Encryption Standard", 2018, Table of uniform ternary
-	// secrets). LWE: ternary s, n = 595, Q_ks = 2^16 = OpenFHE v1.5.1's
-	// STD128_3 (the LWE part of fhew's STD128_LOWFAIL_T), rated 128-bit by
-	// OpenFHE. The gadgets are noise/cost choices, not security parameters;
-	// see docs/fhew-cbs.md for the noise budget. The trace and
-	// scheme-switch keys encrypt τ(z) and z² under z (the usual circular
-	// assumption of every automorphism-based bootstrap).
+	// "Homomorphic Encryption Standard", 2018, table for uniform ternary
+	// secrets). LWE: ternary s, n = 556, Q_ks = 2^15 = OpenFHE v1.5.1's
+	// STD128 (the LWE part of fhew's STD128_GINX), rated 128-bit by
+	// OpenFHE; B_ks = 2^5 (three digits). The gadgets are noise/cost
+	// choices, not security parameters (docs/fhew-cbs.md has the noise
+	// budget). The trace and scheme-switch keys encrypt τ(z) and z² under
+	// z (the usual circular assumption of automorphism-based bootstraps).
 	STD128_CBS = ParamsLiteral{
 		Name: "STD128_CBS", LogN: 11, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
+		LWEDim: 556, LogQKS: 15, LogBKS: 5,
+		BR:    Gadget{LogB: 18, Digits: 3, Drop: 1},
+		Trace: Gadget{LogB: 11, Digits: 5, Drop: 0},
+		CBS:   Gadget{LogB: 8, Digits: 2, Drop: 39},
+		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
+			"LWE part = OpenFHE v1.5.1 STD128 (n = 556, Q_ks = 2^15, ternary)",
+	}
+	// STD128_CBS_595 is STD128_CBS with the LWE part of fhew's default set
+	// STD128_LOWFAIL_T (OpenFHE v1.5.1 STD128_3: ternary n = 595,
+	// Q_ks = 2^16) and B_ks = 2^4, as the design sketch proposed: less
+	// key-switching noise, 7 % more blind rotation.
+	STD128_CBS_595 = ParamsLiteral{
+		Name: "STD128_CBS_595", LogN: 11, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
 		LWEDim: 595, LogQKS: 16, LogBKS: 4,
 		BR:    Gadget{LogB: 18, Digits: 3, Drop: 1},
-		Trace: Gadget{LogB: 7, Digits: 8, Drop: 0},
+		Trace: Gadget{LogB: 11, Digits: 5, Drop: 0},
 		CBS:   Gadget{LogB: 8, Digits: 2, Drop: 39},
 		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
 			"LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary)",
