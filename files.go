@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hcc-fhe/hcc/lang"
 )
 
 // The key files GenerateKeys' results are written to by WriteKeys.
@@ -221,7 +223,8 @@ func unwrapPath(err error) error {
 // CheckWritable reports, before any expensive work, whether WriteFile could
 // write path: it is not a directory, not an existing key file, not the same
 // file as any of inputs (the files the command reads: writing over one
-// loses it), and its directory takes a new file. It leaves nothing behind.
+// loses it), nor as a file an HDL input (.hdl) imports, and its directory
+// takes a new file. It leaves nothing behind.
 func CheckWritable(path string, inputs ...string) error {
 	return checkWritable(path, replaceFile, inputs)
 }
@@ -242,6 +245,9 @@ func checkWritable(path string, mode writeMode, inputs []string) error {
 				}
 				return fmt.Errorf("output %s is the same file as input %s: write the output to another file", path, in)
 			}
+			if imp, ok := importedAs(in, d.info); ok {
+				return fmt.Errorf("output %s is the same file as %s, which %s imports: write the output to another file", path, imp, in)
+			}
 		}
 		if !d.info.Mode().IsRegular() {
 			return nil // written directly (a device, a FIFO)
@@ -254,6 +260,26 @@ func checkWritable(path string, mode writeMode, inputs []string) error {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	return nil
+}
+
+// importedAs reports whether the HDL source in (a name ending in ".hdl")
+// imports, directly or not, the file of status out, and under which name.
+// A source that does not load imports nothing here (compiling it reports
+// why).
+func importedAs(in string, out os.FileInfo) (string, bool) {
+	if !strings.HasSuffix(in, ".hdl") {
+		return "", false
+	}
+	files, err := lang.SourceFiles(in)
+	if err != nil {
+		return "", false
+	}
+	for _, f := range files[1:] {
+		if st, err := os.Stat(f); err == nil && os.SameFile(st, out) {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // KeyPaths are the key files in dir.

@@ -133,3 +133,42 @@ func TestKeyExistsError(t *testing.T) {
 		t.Errorf("WriteKeys forced: %v", err)
 	}
 }
+
+// TestCheckWritableImports: an output onto a file that an HDL input imports
+// (directly or through another import) is refused like one onto the input
+// itself: compiling main.hdl -o lib.hdl used to replace the imported source.
+func TestCheckWritableImports(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("lib/y.hdl", "fn g(x: u8) -> u8 { return x; }\n")
+	write("lib/x.hdl", "import \"y.hdl\";\nimport \"stdlib/arith.hdl\";\nfn f(x: u8) -> u8 { return g(x); }\n")
+	main := write("main.hdl", "import \"lib/x.hdl\";\ncircuit c(a: u8) -> (y: u8) { y = f(a); }\n")
+	for _, imp := range []string{"lib/x.hdl", "lib/y.hdl"} {
+		out := filepath.Join(dir, imp)
+		err := CheckWritable(out, "keys/none.key", main)
+		want := fmt.Sprintf("output %s is the same file as %s, which %s imports: write the output to another file", out, out, main)
+		if err == nil || err.Error() != want {
+			t.Errorf("CheckWritable(%s) = %v\nwant %s", imp, err, want)
+		}
+	}
+	if err := CheckWritable(filepath.Join(dir, "out.hir"), main); err != nil {
+		t.Errorf("new output: %v", err)
+	}
+	if err := CheckWritable(main, main); err == nil || !strings.Contains(err.Error(), "is both an input and the output") {
+		t.Errorf("output onto the input: %v", err)
+	}
+	// A source that does not load protects only itself (compiling it reports why).
+	bad := write("bad.hdl", "import \"lib/x.hdl\";\ncircuit {\n")
+	if err := CheckWritable(filepath.Join(dir, "lib/x.hdl"), bad); err != nil {
+		t.Errorf("unloadable source: %v", err)
+	}
+}

@@ -165,6 +165,29 @@ func CircuitNames(filename string, src []byte) ([]string, error) {
 	return p.root.circuitNames(), nil
 }
 
+// SourceFiles lists the files of the operating system's file system that
+// compiling path reads: path first, then its imports, transitively (the
+// embedded standard library aside), as Compile names them. It parses the
+// files but elaborates nothing; the errors are those loading reports.
+func SourceFiles(path string) ([]string, error) {
+	sb := &sourceBudget{budget: DefaultMemoryBudget, limit: sourceLimit(DefaultMemoryBudget)}
+	src, err := sb.readOSSource(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := load(path, src, nil, DefaultMemoryBudget)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{p.root.name}
+	for _, f := range p.order {
+		if f != p.root && !f.embedded {
+			names = append(names, f.name)
+		}
+	}
+	return names, nil
+}
+
 // srcFile is one loaded source file.
 type srcFile struct {
 	name     string // as shown in positions: the path, or "stdlib/x.hdl"
