@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,13 +66,19 @@ func (fhewEngine) ParamsHelp() string {
 		below = append(below, name)
 	}
 	return "fhew: 128-bit " + fmt.Sprint(fhew.SecureNames()) + ", default " + fhewDefaultParams +
+		", or " + AutoParams + " (compile and run: the compiler maps the circuit on the 128-bit sets and keeps the cheapest within 2^-40 failure per run; the program records that set)" +
 		"; below 128 bits, for paper reproduction only (a warning is printed): " + strings.Join(below, ", ") +
 		"; insecure, with --insecure only: " + fmt.Sprint(fhew.InsecureNames())
 }
 
 func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
-	if name == "" {
+	switch {
+	case name == "":
 		name = fhewDefaultParams
+	case name == AutoParams:
+		return nil, autoError("a key or ciphertext")
+	case !slices.Contains(fhew.Names(), name):
+		return nil, fmt.Errorf("fhew: unknown parameter set %q (known: %v; compile and run also take %s: the cheapest 128-bit set for the circuit)", name, fhew.Names(), AutoParams)
 	}
 	s, err := cachedScheme("fhew/"+name, func() (scheme, error) {
 		// Insecure sets are built here and refused below, by the one policy.
@@ -102,12 +109,15 @@ func fhewLUTTarget(p fhew.Params, t Target) fhew.LUTTarget {
 }
 
 func (e fhewEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, scheme, error) {
+	if t.Params == AutoParams {
+		return e.compileAuto(c, t, cfg)
+	}
 	s, err := e.scheme(t.Params, t.Insecure)
 	if err != nil {
 		return nil, nil, err
 	}
 	target := fhewLUTTarget(s.(*fhewScheme).p, t)
-	pipe := optimize.ForLUTs(target, t.LUTInputs)
+	pipe := optimize.ForLUTs(newMemoLUTTarget(target), t.LUTInputs)
 	if cfg.observe != nil {
 		cfg.observe("input", fhewPassSummary(c, target))
 		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, fhewPassSummary(c, target)) }

@@ -174,6 +174,8 @@ type Program struct {
 	// interfaceOnly: compiled with InterfaceOnly (circuit is the source).
 	interfaceOnly bool
 	origin        string // the source or program file name (messages)
+	// choice: how AutoParams chose the set (nil for a named set).
+	choice *ParamsChoice
 	// insecureOK: this process's caller set Target.Insecure for the
 	// program (Compile with it). A program file records its set, Toy
 	// included, but never this permission: keys and encryption for an
@@ -211,6 +213,8 @@ type compileConfig struct {
 	// compiles both and keeps the better, since the size lowering can be
 	// the better input to its depth passes.
 	alt *ir.Circuit
+	// choice receives AutoParams' report (the FHEW engine's compile).
+	choice *ParamsChoice
 }
 
 // InterfaceOnly makes Compile skip the engine's passes where the client
@@ -265,7 +269,11 @@ func Compile(src Source, t Target, opts ...CompileOption) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Params != "" {
+	if t.Params == AutoParams {
+		if _, ok := e.(paramsChooser); !ok {
+			return nil, fmt.Errorf("parameter set %s is fhew's per-circuit choice; backend %s chooses its set when Params is empty", AutoParams, e.Name())
+		}
+	} else if t.Params != "" {
 		// Refuse an unknown or insecure set before the (possibly long) compile.
 		if _, err := e.scheme(t.Params, t.Insecure); err != nil {
 			return nil, err
@@ -306,6 +314,12 @@ func (p *Program) checkTarget(path string, t Target) error {
 	if t.Engine != "" && t.Engine != p.target.Engine {
 		return fmt.Errorf("%s is a program for backend %s, not %s", path, p.target.Engine, t.Engine)
 	}
+	if t.Params == AutoParams {
+		if pc, ok := p.engine.(paramsChooser); !ok || !pc.autoCandidate(p.target.Params) {
+			return fmt.Errorf("%s is a program for parameter set %s, which %s does not choose", path, p.target.Params, AutoParams)
+		}
+		return nil
+	}
 	if t.Params != "" && t.Params != p.target.Params {
 		return fmt.Errorf("%s is a program for parameter set %s, not %s", path, p.target.Params, t.Params)
 	}
@@ -313,7 +327,8 @@ func (p *Program) checkTarget(path string, t Target) error {
 }
 
 func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Program, error) {
-	if cfg.interfaceOnly && !e.clientNeedsPasses() {
+	// AutoParams needs the passes: they choose the set the keys are for.
+	if cfg.interfaceOnly && !e.clientNeedsPasses() && t.Params != AutoParams {
 		s, err := e.scheme(t.Params, t.Insecure)
 		if err != nil {
 			return nil, err
@@ -333,7 +348,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level, insecureOK: t.Insecure}
+	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level, insecureOK: t.Insecure, choice: cfg.choice}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()
 	return p, nil

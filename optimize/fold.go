@@ -83,7 +83,29 @@ func foldLUT(b *ir.Builder, table uint64, in []ir.NodeID) ir.NodeID {
 }
 
 // cofactor returns the (k-1)-input table of f with input j fixed to v.
+// It selects the entries whose index has bit j = v (shift, mask) and
+// closes the gaps between them by doubling block sizes, the bit-sliced
+// form of the loop in cofactorSlow (the mapper calls it for every cut).
 func cofactor(table uint64, k, j int, v bool) uint64 {
+	x := table
+	if v {
+		x >>= 1 << j
+	}
+	x &= cofactorMasks[j]
+	for s := j; s < 5; s++ {
+		x = (x | x>>(1<<s)) & cofactorMasks[s+1]
+	}
+	return x & (1<<(1<<(k-1)) - 1)
+}
+
+// cofactorMasks[j] has bit i set where bit j of i is 0.
+var cofactorMasks = [6]uint64{
+	0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f,
+	0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff,
+}
+
+// cofactorSlow is cofactor entry by entry (its test reference).
+func cofactorSlow(table uint64, k, j int, v bool) uint64 {
 	var out uint64
 	for idx := 0; idx < 1<<(k-1); idx++ {
 		lo := idx & (1<<j - 1)

@@ -2,7 +2,7 @@ package optimize
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -370,7 +370,7 @@ func unionLeaves(a, b cut, k int) (cut, bool) {
 // unused leaves, and costs the cut.
 func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 	leaves := acc.leafSlice()
-	sort.Slice(leaves, func(a, b int) bool { return leaves[a] < leaves[b] })
+	slices.Sort(leaves) // distinct leaves: the one sorted order
 	var in [ir.MaxLUTInputs]uint64
 	native := true
 	for j, f := range nd.In {
@@ -456,7 +456,16 @@ func reduceCut(c cut) cut {
 // prune keeps the maxCuts best candidates (distinct leaf sets) and returns the
 // index of the best feasible one, which is always kept.
 func (m *mapper) prune(cand []cut) ([]cut, int32) {
-	sort.SliceStable(cand, func(a, b int) bool { return better(&cand[a], &cand[b]) })
+	// The generic stable sort asks only "cmp < 0" where sort.SliceStable
+	// asked less, in the same algorithm: the same order, without the
+	// reflection-based swaps of these 100-byte cuts (a tenth of the
+	// mapping's time).
+	slices.SortStableFunc(cand, func(a, b cut) int {
+		if better(&a, &b) {
+			return -1
+		}
+		return 1
+	})
 	kept := make([]cut, 0, maxCuts)
 	best := int32(-1)
 	for i := range cand {

@@ -2,8 +2,6 @@ package optimize
 
 import (
 	"fmt"
-	"math"
-	"sort"
 
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -30,6 +28,15 @@ type LUTCandidate struct {
 	// Failure returns log2 of the predicted failure of one encrypted run of
 	// a circuit mapped for the set.
 	Failure func(*ir.Circuit) (float64, error)
+	// Covers names the candidates this one is at least as capable as: same
+	// encoding, and no noise term of theirs smaller, so every function,
+	// PARITY width and multi-output group they allow at any bound up to
+	// 2^-40 this one allows at 2^-40. ChooseLUTSetPruned takes this
+	// candidate's bootstraps at 2^-40 as the least they need (an estimate:
+	// the mapper is a heuristic, not monotone by proof) and skips those
+	// that cannot beat the best result at that count. ChooseLUTSet ignores
+	// it.
+	Covers []string
 }
 
 // LUTChoice is one candidate's result.
@@ -45,64 +52,32 @@ type LUTChoice struct {
 	Log2Failure, LUTFailureLog2 float64
 	// OK reports Log2Failure within the target.
 	OK bool
+	// Skipped reports a candidate ChooseLUTSetPruned did not map to the
+	// end because its estimate already cost more than the best result:
+	// Bootstraps and Cost are then the estimate, from the first mapping of
+	// EstimatedFrom (another candidate that Covers it: Log2Failure is NaN
+	// and Circuit nil), or from its own last mapping (EstimatedFrom is its
+	// own name: the mapping missed the target and a tighter bound can only
+	// cost more).
+	Skipped       bool
+	EstimatedFrom string
 	// Circuit is the mapped circuit.
 	Circuit *ir.Circuit
 }
 
 // String is a one-line report of the choice.
 func (ch LUTChoice) String() string {
+	if ch.Skipped && ch.EstimatedFrom != ch.Name {
+		return fmt.Sprintf("%s: not mapped, at least %d bootstraps × %.2f = %.0f NAND-equivalents (estimated from %s)",
+			ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.EstimatedFrom)
+	}
 	s := fmt.Sprintf("%s: %d bootstraps × %.2f = %.0f NAND-equivalents, predicted failure 2^%.1f per run (LUTs within 2^%.0f)",
 		ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
 	if !ch.OK {
 		s += ", over the target"
 	}
+	if ch.Skipped {
+		s += "; not tightened further (it already costs more than the best)"
+	}
 	return s
-}
-
-// maxTightenings bounds the re-mappings per candidate.
-const maxTightenings = 4
-
-// ChooseLUTSet maps c (as the ForLUTs pipeline does, cuts of up to
-// maxInputs leaves) for every candidate, tightening its LUT bound until
-// the predicted failure of a run is at most 2^maxFailureLog2, and returns
-// every candidate's result, cheapest first among those within the target
-// (those that miss it follow). It fails if no candidate meets the target.
-func ChooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
-	if len(cands) == 0 {
-		return nil, fmt.Errorf("optimize: no parameter set to choose from")
-	}
-	var out []LUTChoice
-	for _, cand := range cands {
-		bound := -40.0
-		var ch LUTChoice
-		for try := 0; try <= maxTightenings; try++ {
-			tg := cand.Target(bound)
-			d, err := ForLUTs(tg, maxInputs).Run(c)
-			if err != nil {
-				return nil, fmt.Errorf("optimize: %s: %w", cand.Name, err)
-			}
-			f, err := cand.Failure(d)
-			if err != nil {
-				return nil, fmt.Errorf("optimize: %s: %w", cand.Name, err)
-			}
-			n := coverCost(tg)(d)
-			ch = LUTChoice{Name: cand.Name, Bootstraps: n, Cost: float64(n) * cand.Cost,
-				Log2Failure: f, LUTFailureLog2: bound, OK: f <= maxFailureLog2, Circuit: d}
-			if ch.OK || math.IsInf(f, 0) {
-				break
-			}
-			bound -= math.Ceil(f-maxFailureLog2) + 2
-		}
-		out = append(out, ch)
-	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].OK != out[b].OK {
-			return out[a].OK
-		}
-		return out[a].Cost < out[b].Cost
-	})
-	if !out[0].OK {
-		return out, fmt.Errorf("optimize: no parameter set meets the failure target 2^%.0f (best %s)", maxFailureLog2, out[0])
-	}
-	return out, nil
 }

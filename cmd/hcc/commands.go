@@ -78,6 +78,7 @@ func runCompile(e *cmdEnv, f *compileFlags) error {
 		return err
 	}
 	e.warn(p.SecurityWarning())
+	printChoice(e, p)
 	e.warn(p.FailureWarning())
 	if f.verbose {
 		fmt.Fprintln(e.stdout, p.Details())

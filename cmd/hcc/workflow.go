@@ -142,11 +142,15 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		if e.circuit != "" {
 			return nil, fmt.Errorf("-circuit applies to source files; %s is a compiled program", path)
 		}
-		p, err := hcc.Compile(hcc.File(path), hcc.Target{Insecure: t.Insecure})
+		pt := hcc.Target{Insecure: t.Insecure}
+		if t.Params == hcc.AutoParams {
+			pt.Params = t.Params // hcc refuses a program for a set auto does not choose
+		}
+		p, err := hcc.Compile(hcc.File(path), pt)
 		if err != nil {
 			return nil, err
 		}
-		if pt := p.Target(); t.Engine != "" && t.Engine != pt.Engine || t.Params != "" && t.Params != pt.Params {
+		if pt := p.Target(); t.Engine != "" && t.Engine != pt.Engine || t.Params != "" && t.Params != hcc.AutoParams && t.Params != pt.Params {
 			if e.keyFile != "" {
 				return nil, fmt.Errorf("keys %s are %s/%s; %s needs %s/%s: make keys for it with hcc keygen --for %s",
 					e.keyFile, t.Engine, t.Params, path, pt.Engine, pt.Params, path)
@@ -201,8 +205,24 @@ func programWithInputs(e *cmdEnv, t hcc.Target, server bool, inputs func(*ir.Cir
 		}
 	}
 	fmt.Fprintf(e.stderr, "compiled %s in %v: %s\n", p.Name(), time.Since(t0).Round(time.Millisecond), p.Summary())
+	printChoice(e, p)
 	e.warn(p.FailureWarning())
 	return p, nil
+}
+
+// printChoice reports on stderr how --params auto chose the program's set:
+// one line per candidate, then the chosen set and its predicted failure.
+func printChoice(e *cmdEnv, p *hcc.Program) {
+	pc := p.Choice()
+	if pc == nil {
+		return
+	}
+	for _, c := range pc.Candidates {
+		fmt.Fprintf(e.stderr, "params auto: %s\n", c)
+	}
+	ch := pc.Chosen()
+	fmt.Fprintf(e.stderr, "params auto: chose %s, %d bootstraps, predicted failure 2^%.1f per run (target 2^%.0f)\n",
+		ch.Params, ch.Bootstraps, ch.FailureLog2, pc.MaxFailureLog2)
 }
 
 // parityBound is t's PARITY bound with the default filled in.

@@ -1,0 +1,222 @@
+package optimize
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// How the choice is computed. The front passes of ForLUTs (Fold,
+// AbsorbNot, DCE) do not depend on the target, so they run once and every
+// candidate maps their result with LUTMap: the same circuits as ForLUTs
+// would give. Candidates map concurrently, at most GOMAXPROCS at a time
+// (LUTMap itself maps two to four covers side by side). Each result
+// depends only on its candidate, so the choice is deterministic.
+//
+// ChooseLUTSetPruned adds estimates, in three deterministic phases:
+//  1. the candidates no other one Covers, and the one cheapest per
+//     bootstrap, are mapped at the first bound;
+//  2. each covered candidate gets the estimate max over its mapped
+//     coverers of their bootstraps times its own Cost, and is mapped only
+//     if that is not above the best result within the target so far;
+//  3. the mapped candidates that miss the target are tightened, each until
+//     it meets it or its own bootstraps times its Cost exceed the best
+//     result of phases 1-2 (a tighter bound allows fewer functions).
+//
+// The estimates assume the mapper never needs fewer bootstraps when it is
+// allowed fewer functions. That is what a cover optimum does, but LUTMap
+// is a heuristic, so a skipped candidate could in principle have come out
+// a few bootstraps cheaper; TestChooseLUTSetPrunedSame checks that the
+// choice and its counts equal ChooseLUTSet's on the test circuits.
+
+// maxTightenings bounds the re-mappings per candidate.
+const maxTightenings = 4
+
+// firstLUTFailureLog2 is the per-bootstrap LUT bound of a candidate's
+// first mapping.
+const firstLUTFailureLog2 = -40.0
+
+// ChooseLUTSet maps c (as the ForLUTs pipeline does, cuts of up to
+// maxInputs leaves) for every candidate, tightening its LUT bound until
+// the predicted failure of a run is at most 2^maxFailureLog2, and returns
+// every candidate's result, cheapest first among those within the target
+// (those that miss it follow). It fails if no candidate meets the target.
+func ChooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
+	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, false)
+}
+
+// ChooseLUTSetPruned is ChooseLUTSet that skips the candidates whose
+// estimated cost (LUTCandidate.Covers, and a candidate's own mapping for
+// its tightened bounds) is above the best result: results marked Skipped
+// carry the estimate. The choice is ChooseLUTSet's wherever the estimates
+// hold (see LUTCandidate.Covers); on aes128.hdl it maps three of the six
+// 128-bit FHEW sets once each instead of all six, ten times in all.
+func ChooseLUTSetPruned(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
+	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, true)
+}
+
+func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int, prune bool) ([]LUTChoice, error) {
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("optimize: no parameter set to choose from")
+	}
+	pre, err := (&Pipeline{Passes: []Pass{Fold, AbsorbNot, DCE}}).Run(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LUTChoice, len(cands))
+	mapped := make([]bool, len(cands))
+	mapAll := func(idx []int, bound func(i int) float64) error {
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for _, i := range idx {
+			g.Go(func() error {
+				ch, err := mapCandidate(pre, cands[i], bound(i), maxFailureLog2, maxInputs)
+				if err != nil {
+					return fmt.Errorf("optimize: %s: %w", cands[i].Name, err)
+				}
+				out[i], mapped[i] = ch, true
+				return nil
+			})
+		}
+		return g.Wait()
+	}
+	first := func(int) float64 { return firstLUTFailureLog2 }
+
+	// Phase 1: the candidates no other candidate covers (all of them
+	// without pruning).
+	coveredBy := make([][]int, len(cands))
+	if prune {
+		byName := map[string]int{}
+		for i, cand := range cands {
+			byName[cand.Name] = i
+		}
+		for j, cand := range cands {
+			for _, name := range cand.Covers {
+				if i, ok := byName[name]; ok && i != j {
+					coveredBy[i] = append(coveredBy[i], j)
+				}
+			}
+		}
+	}
+	var roots, covered []int
+	for i := range cands {
+		if len(coveredBy[i]) == 0 || cheapest(cands, i) {
+			roots = append(roots, i)
+		} else {
+			covered = append(covered, i)
+		}
+	}
+	if err := mapAll(roots, first); err != nil {
+		return nil, err
+	}
+
+	// Phase 2: a covered candidate is mapped unless its estimate is above
+	// the best so far.
+	var toMap []int
+	best := bestOK(out, mapped)
+	for _, i := range covered {
+		est, from := -1, -1
+		for _, j := range coveredBy[i] {
+			if mapped[j] && out[j].Bootstraps > est {
+				est, from = out[j].Bootstraps, j
+			}
+		}
+		if from >= 0 && float64(est)*cands[i].Cost > best {
+			out[i] = LUTChoice{Name: cands[i].Name, Bootstraps: est, Cost: float64(est) * cands[i].Cost,
+				Log2Failure: math.NaN(), LUTFailureLog2: firstLUTFailureLog2, Skipped: true, EstimatedFrom: cands[from].Name}
+			continue
+		}
+		toMap = append(toMap, i)
+	}
+	if err := mapAll(toMap, first); err != nil {
+		return nil, err
+	}
+
+	// Phase 3: tighten the candidates that miss the target.
+	best = bestOK(out, mapped)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range cands {
+		if !mapped[i] {
+			continue
+		}
+		g.Go(func() error {
+			ch := out[i]
+			for try := 1; try <= maxTightenings && !ch.OK && !math.IsInf(ch.Log2Failure, 0); try++ {
+				if prune && ch.Cost > best {
+					ch.Skipped, ch.EstimatedFrom = true, ch.Name
+					break
+				}
+				next, err := mapCandidate(pre, cands[i], ch.LUTFailureLog2-(math.Ceil(ch.Log2Failure-maxFailureLog2)+2), maxFailureLog2, maxInputs)
+				if err != nil {
+					return fmt.Errorf("optimize: %s: %w", cands[i].Name, err)
+				}
+				ch = next
+			}
+			out[i] = ch
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].OK != out[b].OK {
+			return out[a].OK
+		}
+		return out[a].Cost < out[b].Cost
+	})
+	if !out[0].OK {
+		return out, fmt.Errorf("optimize: no parameter set meets the failure target 2^%.0f (best %s)", maxFailureLog2, out[0])
+	}
+	return out, nil
+}
+
+// mapCandidate maps the front passes' output pre for cand with LUT bound
+// 2^bound and predicts its failure.
+func mapCandidate(pre *ir.Circuit, cand LUTCandidate, bound, maxFailureLog2 float64, maxInputs int) (LUTChoice, error) {
+	tg := cand.Target(bound)
+	d, err := (&Pipeline{Passes: []Pass{LUTMap(tg, maxInputs)}}).Run(pre)
+	if err != nil {
+		return LUTChoice{}, err
+	}
+	f, err := cand.Failure(d)
+	if err != nil {
+		return LUTChoice{}, err
+	}
+	n := coverCost(tg)(d)
+	return LUTChoice{Name: cand.Name, Bootstraps: n, Cost: float64(n) * cand.Cost,
+		Log2Failure: f, LUTFailureLog2: bound, OK: f <= maxFailureLog2, Circuit: d}, nil
+}
+
+// cheapest reports whether candidate i costs less per bootstrap than
+// every other candidate. Its estimate is a coverer's bootstraps at the
+// lowest price of all, which exceeds the best result only when that
+// coverer needs many more bootstraps than the best; so it is mapped in
+// phase 1, beside its coverers, rather than after them (and tightened in
+// phase 3 as usual).
+func cheapest(cands []LUTCandidate, i int) bool {
+	for j := range cands {
+		if j != i && cands[j].Cost <= cands[i].Cost {
+			return false
+		}
+	}
+	return true
+}
+
+// bestOK is the lowest Cost among the mapped results within the target
+// (+Inf if none).
+func bestOK(out []LUTChoice, mapped []bool) float64 {
+	best := math.Inf(1)
+	for i := range out {
+		if mapped[i] && out[i].OK {
+			best = min(best, out[i].Cost)
+		}
+	}
+	return best
+}

@@ -1,0 +1,314 @@
+package hcc
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/optimize"
+)
+
+// autoSrc holds small circuits for the AutoParams tests: a full adder's
+// carry (one or two bootstraps), a 16-bit comparator, an 8-bit adder and a
+// 12-bit multiplier, enough structure for the sets to differ.
+const autoSrc = `
+circuit maj3(a: bit, b: bit, c: bit) -> (m: bit) {
+    m = (a & b) | (c & (a ^ b));
+}
+circuit cmp16(x: u16, y: u16) -> (lt: bit, eq: bit, mx: u16) {
+    lt = x < y;
+    eq = x == y;
+    mx = lt ? y : x;
+}
+circuit add8(x: u8, y: u8) -> (s: u8) {
+    s = x + y;
+}
+circuit mul12(x: u12, y: u12) -> (p: u12) {
+    p = x * y;
+}
+`
+
+// TestAutoChoice: the chosen set is a 128-bit set, first of the report,
+// within the failure target; every 128-bit set is a candidate exactly
+// once; the program records the concrete set (file, Hash, Choice nil
+// after reading); an untightened choice is the named set's own program.
+func TestAutoChoice(t *testing.T) {
+	for _, name := range []string{"maj3", "cmp16"} {
+		p, err := Compile(HDL(autoSrc, name), Target{Params: AutoParams})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := p.Target().Params
+		pc := p.Choice()
+		if pc == nil {
+			t.Fatalf("%s: no Choice", name)
+		}
+		ch := pc.Chosen()
+		t.Logf("%s: chose %s: %s", name, set, ch)
+		if !slices.Contains(fhew.SecureNames(), set) || ch.Params != set || !ch.OK || ch.FailureLog2 > MaxFailureLog2 || ch.Skipped {
+			t.Fatalf("%s: chose %s, report %+v", name, set, ch)
+		}
+		if got := p.Stats().Costly; got != ch.Bootstraps {
+			t.Errorf("%s: program has %d bootstraps, the choice says %d", name, got, ch.Bootstraps)
+		}
+		var names []string
+		for i, c := range pc.Candidates {
+			names = append(names, c.Params)
+			if c.Line == "" || !strings.HasPrefix(c.Line, c.Params+":") {
+				t.Errorf("%s: candidate line %q", name, c.Line)
+			}
+			if i > 0 && c.OK && !c.Skipped && c.Cost < ch.Cost {
+				t.Errorf("%s: %s is cheaper than the chosen set", name, c)
+			}
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, fhew.SecureNames()) {
+			t.Errorf("%s: candidates %v, want the 128-bit sets %v", name, names, fhew.SecureNames())
+		}
+		data, err := p.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := UnmarshalProgram(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Target().Params != set || q.Hash() != p.Hash() || q.Choice() != nil {
+			t.Errorf("%s: read back as %s (hash equal %v, choice %v)", name, q.Target().Params, q.Hash() == p.Hash(), q.Choice())
+		}
+		if ch.LUTFailureLog2 == fhew.DefaultLUTFailureLog2 {
+			named, err := Compile(HDL(autoSrc, name), Target{Params: set})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if named.Hash() != p.Hash() {
+				t.Errorf("%s: auto's program differs from the one compiled for %s", name, set)
+			}
+		}
+	}
+}
+
+// TestAutoPrunedSame: on small circuits the pruned choice AutoParams uses
+// equals the full ChooseLUTSet over the same candidates: the same set,
+// bootstraps, cost and failure, and every candidate it mapped in full has
+// the full run's result; a skipped one's estimate is at most its real
+// cost (the estimate is a lower bound here).
+func TestAutoPrunedSame(t *testing.T) {
+	cands, err := fhewAutoCandidates(Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := []Source{HDL(autoSrc, "maj3"), HDL(autoSrc, "cmp16"), HDL(autoSrc, "add8"), HDL(autoSrc, "mul12"),
+		{Name: "tests/testdata/muxheavy.hdl", Circuit: "argmax8"}, {Name: "tests/testdata/muxheavy.hdl", Circuit: "cmp32"}}
+	for _, src := range srcs {
+		name := src.Circuit
+		c, err := LoadCircuit(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := optimize.ChooseLUTSet(c, cands, MaxFailureLog2, DefaultLUTInputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pruned, err := optimize.ChooseLUTSetPruned(c, cands, MaxFailureLog2, DefaultLUTInputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]optimize.LUTChoice{}
+		for _, ch := range full {
+			byName[ch.Name] = ch
+		}
+		f, p := full[0], pruned[0]
+		skipped := 0
+		for _, ch := range pruned {
+			if ch.Skipped {
+				skipped++
+			}
+		}
+		t.Logf("%s: %s; %d of %d candidates skipped or not tightened", name, p, skipped, len(pruned))
+		if f.Name != p.Name || f.Bootstraps != p.Bootstraps || f.Cost != p.Cost || f.Log2Failure != p.Log2Failure || circuitHash(f.Circuit) != circuitHash(p.Circuit) {
+			t.Errorf("%s: pruned chose %v, full %v", name, p, f)
+		}
+		for _, ch := range pruned {
+			ref := byName[ch.Name]
+			switch {
+			case !ch.Skipped:
+				if ch.Bootstraps != ref.Bootstraps || ch.LUTFailureLog2 != ref.LUTFailureLog2 || ch.OK != ref.OK {
+					t.Errorf("%s: pruned %v, full %v", name, ch, ref)
+				}
+			case ch.Cost > ref.Cost:
+				t.Errorf("%s: estimate %v above the real %v", name, ch, ref)
+			}
+		}
+	}
+}
+
+// TestAutoCovers: the Covers relation on the 128-bit sets is what the
+// noise figures say: STD128_LOWFAIL_T covers the noisier P = 4 sets
+// (STD128_GINX covers STD128_T),
+// STD128_P8_G the other P = 8 sets, and no set covers one of another
+// message space or a less noisy one.
+func TestAutoCovers(t *testing.T) {
+	cands, err := fhewAutoCandidates(Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	covers := map[string][]string{}
+	for _, c := range cands {
+		covers[c.Name] = c.Covers
+	}
+	want := map[string][]string{
+		"STD128_LOWFAIL_T": {"STD128_GINX", "STD128_T"},
+		"STD128_P8_G":      {"STD128_LOWFAIL3_T", "STD128_P8_T"},
+		"STD128_P8_T":      {"STD128_LOWFAIL3_T"},
+		"STD128_GINX":      {"STD128_T"},
+	}
+	for name, w := range want {
+		if !slices.Equal(covers[name], w) {
+			t.Errorf("%s covers %v, want %v", name, covers[name], w)
+		}
+	}
+	for _, name := range []string{"STD128_T", "STD128_LOWFAIL3_T"} {
+		if len(covers[name]) != 0 {
+			t.Errorf("%s covers %v, want none", name, covers[name])
+		}
+	}
+}
+
+// TestAutoInsecure: Insecure changes nothing (auto never picks a Toy or a
+// below-target set); a program file read with Params auto must record a
+// set auto chooses; auto is refused where no circuit is compiled, and on
+// BGV; the unknown-set error names auto.
+func TestAutoInsecure(t *testing.T) {
+	a, err := Compile(HDL(autoSrc, "maj3"), Target{Params: AutoParams})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Compile(HDL(autoSrc, "maj3"), Target{Params: AutoParams, Insecure: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Target().Params != b.Target().Params || circuitHash(a.Circuit()) != circuitHash(b.Circuit()) {
+		t.Errorf("Insecure changed the choice: %s against %s", b.Target().Params, a.Target().Params)
+	}
+	for _, c := range b.Choice().Candidates {
+		if !slices.Contains(fhew.SecureNames(), c.Params) {
+			t.Errorf("candidate %s is not a 128-bit set", c.Params)
+		}
+	}
+
+	dir := t.TempDir()
+	write := func(p *Program) string {
+		data, err := p.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := dir + "/" + p.Target().Params + ".hcp"
+		if err := WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	if _, err := CompileFile(write(a), Target{Params: AutoParams}); err != nil {
+		t.Errorf("reading auto's own program with Params auto: %v", err)
+	}
+	below, err := Compile(HDL(autoSrc, "maj3"), Target{Params: "STD128_LMKCDEY_G"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompileFile(write(below), Target{Params: AutoParams}); err == nil || !strings.Contains(err.Error(), "does not choose") {
+		t.Errorf("a below-target program read with Params auto: %v", err)
+	}
+
+	if _, _, err := GenerateKeysFor(Target{Params: AutoParams}); err == nil || !strings.Contains(err.Error(), "chosen per circuit") {
+		t.Errorf("GenerateKeysFor auto: %v", err)
+	}
+	if _, err := Compile(HDL(autoSrc, "maj3"), Target{Engine: "bgv", Params: AutoParams}); err == nil || !strings.Contains(err.Error(), "fhew") {
+		t.Errorf("bgv with auto: %v", err)
+	}
+	if _, err := Compile(HDL(autoSrc, "maj3"), Target{Params: "STD256"}); err == nil || !strings.Contains(err.Error(), AutoParams) {
+		t.Errorf("unknown set: %v", err)
+	}
+	// InterfaceOnly cannot skip the passes: they choose the set.
+	p, err := Compile(HDL(autoSrc, "maj3"), Target{Params: AutoParams}, InterfaceOnly())
+	if err != nil || !p.Evaluable() || p.Target().Params != a.Target().Params {
+		t.Errorf("InterfaceOnly with auto: %v", err)
+	}
+}
+
+// TestAutoParityFailure: Target.ParityFailureLog2 bounds the candidates'
+// PARITY width as it does a named set's: a looser bound never costs more
+// bootstraps, and every PARITY node of the program fits the bound it
+// recorded.
+func TestAutoParityFailure(t *testing.T) {
+	tight, err := Compile(HDL(autoSrc, "add8"), Target{Params: AutoParams})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loose, err := Compile(HDL(autoSrc, "add8"), Target{Params: AutoParams, ParityFailureLog2: -40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loose.Choice().Chosen().Cost > tight.Choice().Chosen().Cost {
+		t.Errorf("PARITY at 2^-40 costs more (%v) than at 2^-80 (%v)", loose.Choice().Chosen(), tight.Choice().Chosen())
+	}
+	for _, p := range []*Program{tight, loose} {
+		if err := p.engine.validate(p.Circuit(), p.scheme, p.Target()); err != nil {
+			t.Errorf("%s: %v", p.Target().Params, err)
+		}
+		if f, ok := p.scheme.(*fhewScheme).failureLog2(p.Circuit()); ok && f > MaxFailureLog2 {
+			t.Errorf("%s: predicted failure 2^%.1f", p.Target().Params, f)
+		}
+	}
+}
+
+// TestAutoEncrypted runs auto's program for maj3 encrypted at its 128-bit
+// set on every input: the decrypted outputs are the plaintext ones.
+func TestAutoEncrypted(t *testing.T) {
+	p, err := Compile(HDL(autoSrc, "maj3"), Target{Params: AutoParams})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, sk, err := GenerateKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck.Params() != p.Target().Params {
+		t.Fatalf("keys for %s, program for %s", ck.Params(), p.Target().Params)
+	}
+	var sets []Values
+	for x := range 8 {
+		v, err := p.ParseInputs(fmt.Sprintf("a=%d", x&1), fmt.Sprintf("b=%d", x>>1&1), fmt.Sprintf("c=%d", x>>2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, v)
+	}
+	in, err := ck.Encrypt(p, sets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Eval(t.Context(), p, sk, in, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ck.Decrypt(p, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x, v := range sets {
+		want, err := p.EvalPlain(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maj := int64(0)
+		if x&1+x>>1&1+x>>2 >= 2 {
+			maj = 1
+		}
+		if got[x]["m"][0].Cmp(want["m"][0]) != 0 || want["m"][0].Int64() != maj {
+			t.Errorf("maj3(%03b) = %v, want %v", x, got[x]["m"][0], maj)
+		}
+	}
+}
