@@ -43,7 +43,7 @@ func token(file string) (string, error) {
 	if file == "" {
 		return os.Getenv("HCC_NATS_TOKEN"), nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readLimited(file, "token file", maxSecretFile, false)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +45,7 @@ func submitCommand() *command {
 			if err := hcc.CheckWritable(e.out); err != nil {
 				return err
 			}
-			keyData, err := os.ReadFile(evalKey)
+			keyData, err := readLimited(evalKey, "evaluation key", maxSubmitUpload, true)
 			if err != nil {
 				return err
 			}
@@ -67,7 +66,7 @@ func submitCommand() *command {
 			if err != nil {
 				return err
 			}
-			in, err := os.ReadFile(e.args[1])
+			in, err := readLimited(e.args[1], "ciphertext file", maxSubmitUpload, true)
 			if err != nil {
 				return err
 			}

@@ -78,7 +78,7 @@ func (f *transcipherFlags) readAESKey() ([16]byte, error) {
 	case f.aesKey != "" && f.aesKeyFile != "":
 		return [16]byte{}, fmt.Errorf("--aes-key and --aes-key-file exclude each other")
 	case f.aesKeyFile != "":
-		data, err := os.ReadFile(f.aesKeyFile)
+		data, err := readLimited(f.aesKeyFile, "AES key file", maxSecretFile, false)
 		if err != nil {
 			return [16]byte{}, err
 		}
@@ -179,7 +179,7 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 		return fmt.Errorf("missing --eval-key DIR/eval.key")
 	}
 	dataPath := e.args[len(e.args)-1]
-	data, err := os.ReadFile(dataPath)
+	data, err := readLimited(dataPath, "AES-CTR data", maxTranscipher, false)
 	if err != nil {
 		return err
 	}
