@@ -2,11 +2,15 @@ package hcc
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/optimize"
 )
 
@@ -310,5 +314,50 @@ func TestAutoEncrypted(t *testing.T) {
 		if got[x]["m"][0].Cmp(want["m"][0]) != 0 || want["m"][0].Int64() != maj {
 			t.Errorf("maj3(%03b) = %v, want %v", x, got[x]["m"][0], maj)
 		}
+	}
+}
+
+// TestAutoAES compares the pruned choice with the full ChooseLUTSet on
+// circuits/aes/aes128.hdl and counts the mappings each needs. Opt-in
+// (minutes):
+//
+//	HCC_AUTO_AES=1 go test . -run AutoAES -v -timeout 30m
+func TestAutoAES(t *testing.T) {
+	if os.Getenv("HCC_AUTO_AES") == "" {
+		t.Skip("opt-in: HCC_AUTO_AES=1 (maps aes128.hdl on every 128-bit set)")
+	}
+	c, err := LoadCircuit(File("circuits/aes/aes128.hdl"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := fhewAutoCandidates(Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mappings atomic.Int32
+	for i := range cands {
+		tg := cands[i].Target
+		cands[i].Target = func(b float64) optimize.LUTTarget { mappings.Add(1); return tg(b) }
+	}
+	run := func(choose func(*ir.Circuit, []optimize.LUTCandidate, float64, int) ([]optimize.LUTChoice, error)) ([]optimize.LUTChoice, int32, time.Duration) {
+		mappings.Store(0)
+		t0 := time.Now()
+		out, err := choose(c, cands, MaxFailureLog2, DefaultLUTInputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, mappings.Load(), time.Since(t0)
+	}
+	pruned, np, tp := run(optimize.ChooseLUTSetPruned)
+	full, nf, tf := run(optimize.ChooseLUTSet)
+	for _, ch := range full {
+		t.Logf("full:   %v", ch)
+	}
+	for _, ch := range pruned {
+		t.Logf("pruned: %v", ch)
+	}
+	t.Logf("full: %d mappings in %v; pruned: %d mappings in %v", nf, tf.Round(time.Millisecond), np, tp.Round(time.Millisecond))
+	if f, p := full[0], pruned[0]; f.Name != p.Name || f.Bootstraps != p.Bootstraps || circuitHash(f.Circuit) != circuitHash(p.Circuit) {
+		t.Errorf("pruned chose %v, full %v", p, f)
 	}
 }

@@ -54,8 +54,9 @@ func ChooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 // estimated cost (LUTCandidate.Covers, and a candidate's own mapping for
 // its tightened bounds) is above the best result: results marked Skipped
 // carry the estimate. The choice is ChooseLUTSet's wherever the estimates
-// hold (see LUTCandidate.Covers); on aes128.hdl it maps three of the six
-// 128-bit FHEW sets once each instead of all six, ten times in all.
+// hold (see LUTCandidate.Covers); on aes128.hdl, of the six 128-bit FHEW
+// sets, it maps three (four mappings, one tightening) where ChooseLUTSet
+// maps all six ten times, with the same choice (TestAutoAES in package hcc).
 func ChooseLUTSetPruned(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
 	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, true)
 }
