@@ -172,3 +172,50 @@ func TestCheckWritableImports(t *testing.T) {
 		t.Errorf("unloadable source: %v", err)
 	}
 }
+
+// TestParseBatchBounds: an endless batch stream stops at MaxBatchInstances
+// input sets or MaxBatchBytes, with an error saying so; a line beyond 1 MiB
+// is an error naming its line.
+func TestParseBatchBounds(t *testing.T) {
+	c, err := LoadCircuit(HDL("circuit c(a: u8) -> (y: u8) { y = a; }", ""), StyleSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless := &repeatReader{line: []byte("a=1\n")}
+	_, err = ParseBatch(c, endless, "b.txt")
+	if want := "b.txt:262145: more than 262144 input sets: split the batch into several"; err == nil || err.Error() != want {
+		t.Errorf("endless batch: %v, want %q", err, want)
+	}
+	// Long lines of comments reach the byte bound first.
+	comments := &repeatReader{line: []byte("# " + strings.Repeat("x", 1000) + "\n")}
+	_, err = ParseBatch(c, comments, "c.txt")
+	if want := "c.txt holds more than 64 MiB of input sets: split it into several batches"; err == nil || err.Error() != want {
+		t.Errorf("endless comments: %v, want %q", err, want)
+	}
+	if comments.n > MaxBatchBytes+1<<20 {
+		t.Errorf("read %d bytes of an endless batch", comments.n)
+	}
+	long := "a=1\n# " + strings.Repeat("x", 1<<20) + "\na=2\n"
+	_, err = ParseBatch(c, strings.NewReader(long), "l.txt")
+	if want := "l.txt:2: line longer than 1 MiB"; err == nil || err.Error() != want {
+		t.Errorf("long line: %v, want %q", err, want)
+	}
+	b, err := ParseBatch(c, strings.NewReader("a=1\n\n# c\na=2\n"), "ok.txt")
+	if err != nil || len(b.Values) != 2 || b.Lines[1] != 4 {
+		t.Errorf("small batch: %+v, %v", b, err)
+	}
+}
+
+// repeatReader is an endless stream of line, counting the bytes read.
+type repeatReader struct {
+	line []byte
+	n    int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.line[(r.n+i)%len(r.line)]
+	}
+	r.n += len(p)
+	return len(p), nil
+}

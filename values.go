@@ -2,6 +2,7 @@ package hcc
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -18,6 +19,15 @@ type Values = ir.Values
 // maxBatchLine bounds one line of a batch file (1 MiB): far above any real
 // input set, low enough that a file without newlines cannot exhaust memory.
 const maxBatchLine = 1 << 20
+
+// MaxBatchBytes and MaxBatchInstances bound what ParseBatch reads: 64 MiB
+// of text and 2^18 input sets (hours of FHEW bootstraps, 128 BGV packs at
+// M65537; parsing a million one-input sets took 600 MB). An endless
+// stream is an error, not an exhausted memory.
+const (
+	MaxBatchBytes     = 64 << 20
+	MaxBatchInstances = 1 << 18
+)
 
 // ParseInputs parses assignments "name=value[,value...]" (the syntax of the
 // command line's --in flag) into values for the inputs of c. Every input
@@ -154,12 +164,19 @@ type Batch struct {
 // ParseBatch reads a batch file: one input set per line, the assignments of
 // ParseInputs separated by spaces; blank lines and lines starting with #
 // are skipped. name (the path the user gave) prefixes errors as
-// "name:line: reason". A file without instances is an error.
+// "name:line: reason". A file without instances is an error, and so are a
+// line longer than 1 MiB, more than MaxBatchBytes in all and more than
+// MaxBatchInstances input sets.
 func ParseBatch(c *ir.Circuit, r io.Reader, name string) (*Batch, error) {
 	b := &Batch{}
-	sc := bufio.NewScanner(r)
+	lr := &io.LimitedReader{R: r, N: MaxBatchBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(nil, maxBatchLine)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
+		if lr.N <= 0 { // more than MaxBatchBytes read (the scanner reads ahead)
+			return nil, fmt.Errorf("%s holds more than %d MiB of input sets: split it into several batches", name, MaxBatchBytes>>20)
+		}
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
@@ -168,11 +185,19 @@ func ParseBatch(c *ir.Circuit, r io.Reader, name string) (*Batch, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
+		if len(b.Values) == MaxBatchInstances {
+			return nil, fmt.Errorf("%s:%d: more than %d input sets: split the batch into several", name, line, MaxBatchInstances)
+		}
 		b.Values = append(b.Values, v)
 		b.Lines = append(b.Lines, line)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %d MiB", name, line, maxBatchLine>>20)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("%s holds more than %d MiB of input sets: split it into several batches", name, MaxBatchBytes>>20)
 	}
 	if len(b.Values) == 0 {
 		return nil, fmt.Errorf("%s holds no instances", name)
