@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/lang"
 )
 
 // TestLoadCircuitNonRegular: a circuit argument that is a device or a FIFO
@@ -218,4 +221,47 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	}
 	r.n += len(p)
 	return len(p), nil
+}
+
+// TestCircuitFileBudget: Source.MemoryBudget sets the size limit of a .hir
+// or Bristol file (ir.MaxFileBytesFor): a file over the default limit is
+// refused, naming --max-memory, and read under a larger budget.
+func TestCircuitFileBudget(t *testing.T) {
+	if got := ir.MaxFileBytesFor(lang.DefaultMemoryBudget); got != ir.DefaultMaxFileBytes {
+		t.Fatalf("MaxFileBytesFor(default budget) = %d, want the default %d", got, ir.DefaultMaxFileBytes)
+	}
+	if got := ir.MaxFileBytesFor(17 << 30); got != 1<<30 {
+		t.Fatalf("MaxFileBytesFor(17 GiB) = %d, want 1 GiB", got)
+	}
+	// A valid .hir file padded with a comment to just over the default
+	// limit (written sparse-free but only once: 96 MiB of spaces).
+	path := filepath.Join(t.TempDir(), "big.hir")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hir := "hir 1\ncircuit c\ninput a: bit\noutput o: bit\n%0 = INPUT a 0\nbits o = %0\n"
+	pad := "#" + strings.Repeat(" ", 1<<20-2) + "\n"
+	if _, err := f.WriteString(hir); err != nil {
+		t.Fatal(err)
+	}
+	for range ir.DefaultMaxFileBytes >> 20 {
+		if _, err := f.WriteString(pad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	_, err = LoadCircuit(File(path), StyleSize)
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 96 MiB for a circuit file") || !strings.Contains(err.Error(), "hcc --max-memory") {
+		t.Fatalf("over the default limit: %v", err)
+	}
+	src := File(path)
+	src.MemoryBudget = 2 * 17 * ir.DefaultMaxFileBytes
+	if c, err := LoadCircuit(src, StyleSize); err != nil || c.Name != "c" {
+		t.Fatalf("under twice the budget: %v", err)
+	}
+	src.MemoryBudget = -1
+	if _, err := LoadCircuit(src, StyleSize); err == nil || !strings.Contains(err.Error(), "memory budget -1 bytes is negative") {
+		t.Fatalf("negative budget: %v", err)
+	}
 }

@@ -32,6 +32,7 @@ type Source struct {
 	// MemoryBudget bounds the memory HDL elaboration may take, in bytes;
 	// 0 is lang.DefaultMemoryBudget (1.5 GiB). A program over it is
 	// refused, at once, with an error, instead of exhausting the machine.
+	// A .hir or Bristol file may have ir.MaxFileBytesFor(MemoryBudget).
 	MemoryBudget int64
 
 	circuit *ir.Circuit
@@ -113,7 +114,14 @@ func LoadCircuit(src Source, style Style) (*ir.Circuit, error) {
 			c, err = readCircuitText(src.Name, text)
 		}
 	default:
-		c, err = ir.ReadFile(src.Name)
+		budget := src.MemoryBudget
+		if budget < 0 {
+			return nil, fmt.Errorf("read %s: memory budget %d bytes is negative", src.Name, budget)
+		}
+		if budget == 0 {
+			budget = lang.DefaultMemoryBudget
+		}
+		c, err = ir.ReadFileMax(src.Name, ir.MaxFileBytesFor(budget))
 	}
 	if err != nil {
 		return nil, err

@@ -30,6 +30,15 @@ func ReadFile(path string) (*Circuit, error) {
 	return ReadFileMax(path, DefaultMaxFileBytes)
 }
 
+// fileMemoryPerByte is the peak memory per byte of file of ReadFile.
+const fileMemoryPerByte = 17
+
+// MaxFileBytesFor is the size limit of a circuit file read within a memory
+// budget of budget bytes: budget/17, and at least DefaultMaxFileBytes.
+func MaxFileBytesFor(budget int64) int64 {
+	return max(DefaultMaxFileBytes, budget/fileMemoryPerByte)
+}
+
 // ReadFileMax is ReadFile with a size limit of maxBytes (at least 1)
 // instead of DefaultMaxFileBytes.
 func ReadFileMax(path string, maxBytes int64) (*Circuit, error) {
@@ -100,8 +109,8 @@ func checkCircuitFile(path string, st fs.FileInfo, maxBytes int64) error {
 }
 
 func tooLarge(path, size string, maxBytes int64) error {
-	return fmt.Errorf("%s is %s more than the limit of %s for a circuit file (reading takes about 17 bytes of memory per byte of file; ir.ReadFileMax takes another limit)",
-		path, size, byteCount(maxBytes))
+	return fmt.Errorf("%s is %s more than the limit of %s for a circuit file (reading takes about %d bytes of memory per byte; raise the memory budget to read more: hcc --max-memory, or Source.MemoryBudget or ir.ReadFileMax in Go)",
+		path, size, byteCount(maxBytes), fileMemoryPerByte)
 }
 
 // byteCount renders n bytes as "96 MiB" when it is a whole number of MiB.

@@ -55,7 +55,7 @@ func TestReadFileSizeLimit(t *testing.T) {
 	}
 	f.Close()
 	_, err = ReadFile(big)
-	want := big + " is 100663297 bytes, more than the limit of 96 MiB for a circuit file (reading takes about 17 bytes of memory per byte of file; ir.ReadFileMax takes another limit)"
+	want := big + " is 100663297 bytes, more than the limit of 96 MiB for a circuit file (reading takes about 17 bytes of memory per byte; raise the memory budget to read more: hcc --max-memory, or Source.MemoryBudget or ir.ReadFileMax in Go)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("ReadFile(97 MiB) = %v, want %q", err, want)
 	}
