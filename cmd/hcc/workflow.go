@@ -61,7 +61,7 @@ func (w *workflowFlags) backendFlags(fs *flag.FlagSet) {
 // maxThreads is the most --threads accepted: 4 per CPU (at least 16),
 // beyond which workers only add scratch memory (a typo of 100000 threads
 // took 10 times the memory of 2 at a toy set).
-func maxThreads() int { return max(4*goruntime.NumCPU(), 16) }
+func maxThreads() int { return hcc.MaxThreads() }
 
 func threadsFlag(fs *flag.FlagSet, w *workflowFlags) {
 	fs.IntVar(&w.threads, "threads", goruntime.GOMAXPROCS(0), "gates (FHEW bootstraps, BGV multiplications) run in parallel on `N` worker goroutines")
