@@ -1,0 +1,361 @@
+package optimize
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// mform is a linear form over materialised nodes (inputs, table outputs).
+type mform struct {
+	terms []int32
+	k     bool
+}
+
+// formsM computes forms over the materialised set isM, memoised.
+type formsM struct {
+	m    *wideMapper
+	isM  []bool
+	memo map[int32]mform
+}
+
+func (fm *formsM) of(v int32) (mform, error) {
+	if f, ok := fm.memo[v]; ok {
+		return f, nil
+	}
+	var f mform
+	nd := &fm.m.g.nodes[v]
+	switch {
+	case fm.isM[v]:
+		f.terms = []int32{v}
+	case nd.lin && fm.m.g.hash[v] == 0:
+		f.k = fm.m.g.kappa[v] // constant (its fanins cancel)
+	case nd.lin:
+		var err error
+		if f, err = fm.expand(v); err != nil {
+			return f, err
+		}
+	default:
+		return f, fmt.Errorf("wide map: internal error: non-linear node %d is read but not a table output", v)
+	}
+	fm.memo[v] = f
+	return f, nil
+}
+
+// expand is the XOR of a linear node's fanins' forms (its value without
+// using v itself: a refresh's input).
+func (fm *formsM) expand(v int32) (mform, error) {
+	nd := &fm.m.g.nodes[v]
+	f := mform{k: nd.cnst}
+	for _, u := range nd.in {
+		fu, err := fm.of(u)
+		if err != nil {
+			return f, err
+		}
+		f.terms = xorTerms(f.terms, fu.terms)
+		f.k = f.k != fu.k
+	}
+	return f, nil
+}
+
+// consumer is a form the plan reads: a table generator, a refresh's input
+// (refresh = true: the expansion of node) or a circuit output.
+type consumer struct {
+	node    int32
+	limit   int
+	refresh bool
+}
+
+func (fm *formsM) consumed(c consumer) (mform, error) {
+	if c.refresh {
+		return fm.expand(c.node)
+	}
+	return fm.of(c.node)
+}
+
+// refreshes makes linear nodes table outputs (one-input identity tables)
+// until every consumed form is within its limit: each round materialises
+// the node of at most MaxTerms terms that saves the most terms over the
+// forms still over their limit (a round-key bit read by many S-boxes).
+func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
+	var added []int32
+	stamp := make([]int32, len(m.g.nodes))
+	score := make([]int, len(m.g.nodes))
+	epoch := int32(0)
+	for {
+		var touched []int32
+		over := 0
+		for _, c := range cons {
+			f, err := fm.consumed(c)
+			if err != nil {
+				return nil, err
+			}
+			if c.limit == 0 || len(f.terms) <= c.limit {
+				continue
+			}
+			over++
+			epoch++
+			var walk func(v int32, self bool) error
+			walk = func(v int32, self bool) error {
+				nd := &m.g.nodes[v]
+				if stamp[v] == epoch || (!self && fm.isM[v]) || !nd.lin || m.g.hash[v] == 0 {
+					return nil
+				}
+				stamp[v] = epoch
+				if !self {
+					fv, err := fm.of(v)
+					if err != nil {
+						return err
+					}
+					if n := len(fv.terms); n >= 2 && n <= m.o.MaxTerms {
+						if score[v] == 0 {
+							touched = append(touched, v)
+						}
+						score[v] += n - 1
+					}
+				}
+				for _, u := range nd.in {
+					if err := walk(u, false); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if err := walk(c.node, c.refresh || !fm.isM[c.node]); err != nil {
+				return nil, err
+			}
+		}
+		if over == 0 {
+			return added, nil
+		}
+		best := int32(-1)
+		for _, v := range touched {
+			if best < 0 || score[v] > score[best] || (score[v] == score[best] && v < best) {
+				best = v
+			}
+		}
+		for _, v := range touched {
+			score[v] = 0
+		}
+		if best < 0 {
+			return nil, fmt.Errorf("wide map: %d forms exceed their term limit and no node can be refreshed", over)
+		}
+		fm.isM[best] = true
+		clear(fm.memo)
+		added = append(added, best)
+		cons = append(cons, consumer{node: best, limit: m.o.MaxTerms, refresh: true})
+	}
+}
+
+// ptable is a table being emitted: its key orders the plan (every form it
+// reads uses nodes below the key).
+type ptable struct {
+	key     int32
+	gens    []int32 // generator nodes (group) or nil (refresh of key)
+	roots   []int32
+	tables  [][]uint64
+	refresh bool
+	flip    int // index bits to complement (generators replaced by their negation)
+}
+
+// build turns a cover into a verified plan.
+func (m *wideMapper) build(cv *wcover) (*ir.WidePlan, error) {
+	groups := m.group(cv)
+	memo := map[int32][]int32{}
+	n := len(m.g.nodes)
+	fm := &formsM{m: m, isM: make([]bool, n), memo: map[int32]mform{}}
+	for v := range m.g.nodes {
+		fm.isM[v] = m.g.nodes[v].input
+	}
+	groupOf := make([]*wgroup, n)
+	evals := map[*wgroup]*groupEval{}
+	for _, gr := range groups {
+		ge, err := m.newGroupEval(gr, memo)
+		if err != nil {
+			return nil, err
+		}
+		evals[gr] = ge
+		for _, r := range gr.roots {
+			fm.isM[r] = true
+			groupOf[r] = gr
+		}
+	}
+	groups, err := m.absorb(fm, groups, groupOf, evals)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.lift(fm, groupOf, evals); err != nil {
+		return nil, err
+	}
+	groups = m.prune(fm, groups, groupOf)
+	for _, gr := range groups {
+		if m.rebase(fm, gr) {
+			ge, err := m.newGroupEval(gr, memo)
+			if err != nil {
+				return nil, err
+			}
+			evals[gr] = ge
+		}
+	}
+	// One node per signature stands for every generator of that value, so
+	// equal forms are one CBS under the executor's cache.
+	rep := map[uint64]int32{}
+	var pts []*ptable
+	for _, gr := range groups {
+		pt := &ptable{key: gr.minRoot, roots: gr.roots}
+		for _, r := range gr.roots {
+			t, err := evals[gr].table(r)
+			if err != nil {
+				return nil, fmt.Errorf("wide map: internal error: root %d: %w", r, err)
+			}
+			pt.tables = append(pt.tables, t)
+		}
+		for _, v := range gr.cut.gens[:gr.cut.n] {
+			h := m.g.hash[v]
+			if r, ok := rep[h]; !ok || v < r {
+				rep[h] = v
+			}
+			pt.gens = append(pt.gens, v)
+		}
+		pts = append(pts, pt)
+	}
+	var cons []consumer
+	for _, pt := range pts {
+		for j, v := range pt.gens {
+			// Same signature, same linear part: the values differ by the
+			// constants only, which the table absorbs.
+			r := rep[m.g.hash[v]]
+			if m.g.kappa[r] != m.g.kappa[v] {
+				pt.flip ^= 1 << j
+			}
+			pt.gens[j] = r
+			cons = append(cons, consumer{node: r, limit: m.o.MaxTerms})
+		}
+	}
+	for _, b := range m.c.Outputs {
+		for _, id := range b.Bits {
+			cons = append(cons, consumer{node: m.g.of[id], limit: m.o.MaxOutTerms})
+		}
+	}
+	added, err := m.refreshes(fm, cons)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range added {
+		pts = append(pts, &ptable{key: v, roots: []int32{v}, refresh: true})
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].key < pts[j].key })
+	return m.emit(fm, pts)
+}
+
+// emit assigns signal ids and writes the plan, then checks it against the
+// circuit on random vectors (a broken invariant is an internal error, not
+// a wrong plan).
+func (m *wideMapper) emit(fm *formsM, pts []*ptable) (*ir.WidePlan, error) {
+	c := m.c
+	p := &ir.WidePlan{Name: c.Name, NumInputs: c.NumInputBits()}
+	shape := func(bs []ir.Bus) []ir.Bus {
+		out := make([]ir.Bus, len(bs))
+		for i, b := range bs {
+			out[i] = ir.Bus{Name: b.Name, Width: b.Width, Signed: b.Signed, Dims: slices.Clone(b.Dims)}
+		}
+		return out
+	}
+	p.Inputs, p.Outputs = shape(c.Inputs), shape(c.Outputs)
+	sig := make([]int32, len(m.g.nodes))
+	next := int32(0)
+	for _, b := range c.Inputs {
+		for _, id := range b.Bits {
+			sig[m.g.of[id]] = next
+			next++
+		}
+	}
+	for _, pt := range pts {
+		for _, r := range pt.roots {
+			sig[r] = next
+			next++
+		}
+	}
+	toForm := func(f mform) ir.LinearForm {
+		lf := ir.LinearForm{Const: f.k, Terms: make([]int32, len(f.terms))}
+		for i, v := range f.terms {
+			lf.Terms[i] = sig[v]
+		}
+		slices.Sort(lf.Terms)
+		return lf
+	}
+	for _, pt := range pts {
+		var t ir.WideTable
+		if pt.refresh {
+			f, err := fm.expand(pt.key)
+			if err != nil {
+				return nil, err
+			}
+			lf := toForm(f)
+			id := uint64(0b10)
+			if lf.Const {
+				id, lf.Const = 0b01, false
+			}
+			t = ir.WideTable{In: []ir.LinearForm{lf}, Out: [][]uint64{{id}}}
+		} else {
+			flip := pt.flip
+			for j, v := range pt.gens {
+				f, err := fm.of(v)
+				if err != nil {
+					return nil, err
+				}
+				lf := toForm(f)
+				if lf.Const {
+					flip ^= 1 << j
+					lf.Const = false
+				}
+				t.In = append(t.In, lf)
+			}
+			for _, tt := range pt.tables {
+				t.Out = append(t.Out, flipInputs(tt, len(pt.gens), flip))
+			}
+		}
+		p.Tables = append(p.Tables, t)
+	}
+	for _, b := range c.Outputs {
+		for _, id := range b.Bits {
+			f, err := fm.of(m.g.of[id])
+			if err != nil {
+				return nil, err
+			}
+			p.OutForms = append(p.OutForms, toForm(f))
+		}
+	}
+	if err := p.Verify(); err != nil {
+		return nil, fmt.Errorf("wide map: internal error: %w", err)
+	}
+	if err := checkPlan(c, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkPlan compares the plan with the circuit on 128 random vectors.
+func checkPlan(c *ir.Circuit, p *ir.WidePlan) error {
+	rng := rand.New(rand.NewPCG(7, uint64(len(c.Nodes))))
+	in := make([]uint64, c.NumInputBits())
+	for round := range 2 {
+		for i := range in {
+			in[i] = rng.Uint64()
+		}
+		want := c.EvalBits(in)
+		got, err := p.EvalBits(in)
+		if err != nil {
+			return fmt.Errorf("wide map: internal error: %w", err)
+		}
+		for o := range want {
+			if want[o] != got[o] {
+				return fmt.Errorf("wide map: internal error: plan differs from circuit %q at output bit %d (round %d)", c.Name, o, round)
+			}
+		}
+	}
+	return nil
+}
