@@ -3,12 +3,21 @@ package tests
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/hcc-fhe/hcc/backend/fhew"
+
 	"github.com/hcc-fhe/hcc/circuits/aes"
 	"github.com/hcc-fhe/hcc/internal/circuittest"
+	"github.com/hcc-fhe/hcc/internal/testenv"
 	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/lang"
 	"github.com/hcc-fhe/hcc/optimize"
 	"github.com/hcc-fhe/hcc/stdlib"
 )
@@ -100,4 +109,117 @@ func TestWideAES(t *testing.T) {
 			t.Errorf("MaxTerms %d: %d refreshes (at most %d expected), max in-terms %d", tc.maxTerms, s.Refreshes, tc.maxRefreshes, s.MaxInTerms)
 		}
 	}
+}
+
+// wideEntry is one circuit of the table.
+type wideEntry struct {
+	name string
+	c    *ir.Circuit
+}
+
+// wideCircuits lists the table's circuits: ../shared/circuits (all of them,
+// or only the small ones), aes128.hdl and the mux-heavy HDL circuits.
+func wideCircuits(t *testing.T, full bool) []wideEntry {
+	small := map[string]bool{"adder64.txt": true, "neg64.txt": true, "sub64.txt": true, "zero_equal.txt": true}
+	var out []wideEntry
+	dir := testenv.SharedCircuits(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	sort.Strings(files)
+	for _, f := range files {
+		if !full && !small[filepath.Base(f)] {
+			continue
+		}
+		c, err := ir.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, wideEntry{filepath.Base(f), c})
+	}
+	if full {
+		c, err := lang.CompileFile("../circuits/aes/aes128.hdl", lang.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, wideEntry{"aes128.hdl", c})
+	}
+	names := []string{"argmax8", "cmp32"}
+	if full {
+		names = []string{"sort8", "argmax8", "cmp32"}
+	}
+	for _, name := range names {
+		c, err := lang.CompileFile("testdata/muxheavy.hdl", lang.Options{Circuit: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, wideEntry{"muxheavy:" + name, c})
+	}
+	return out
+}
+
+// envFloat reads a float option from the environment (def when unset).
+func envFloat(t *testing.T, name string, def float64) float64 {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, s, err)
+	}
+	return v
+}
+
+// TestWideTable prints, per circuit, today's FHEW mapping (optimize.ForLUTs
+// at STD128_LOWFAIL_T with multi-output bootstraps, in bootstraps = NAND
+// times) beside the wide-table plan (tables, CBS, refreshes, projected
+// NAND-equivalents at HCC_WIDE_CBS NAND-times per CBS, default 6, and
+// HCC_WIDE_MAXTERMS, default 12), with both mapping times. The default run
+// takes the small circuits; the full table is opt-in:
+//
+//	HCC_WIDE_TABLE=1 go test ./tests -run WideTable -v -timeout 60m
+func TestWideTable(t *testing.T) {
+	full := os.Getenv("HCC_WIDE_TABLE") != ""
+	cbs := envFloat(t, "HCC_WIDE_CBS", 6)
+	maxTerms := int(envFloat(t, "HCC_WIDE_MAXTERMS", 12))
+	p, err := fhew.ParamsByName("STD128_LOWFAIL_T", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := optimize.WideOptions{CBSCost: cbs, MaxTerms: maxTerms}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "CBS = %g NAND, MaxTerms = %d, table/packing 0.2, output 0.2\n", cbs, maxTerms)
+	sb.WriteString("| circuit | FHEW bootstraps | FHEW map s | tables | CBS | refreshes | outputs | max k | wide NAND-eq | wide/FHEW | wide map s |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, e := range wideCircuits(t, full) {
+		tg := fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2)
+		t0 := time.Now()
+		d, err := optimize.ForLUTs(tg, 6).Run(e.c)
+		fhewTime := time.Since(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boots := tg.CircuitBootstraps(d)
+		t0 = time.Now()
+		plan, err := optimize.MapWide(e.c, opt)
+		wideTime := time.Since(t0)
+		if err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		widePlanMatches(t, e.c, plan)
+		cost, err := opt.PlanCost(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := plan.Stats()
+		if s.MaxInTerms > maxTerms {
+			t.Errorf("%s: a table reads %d terms > MaxTerms %d", e.name, s.MaxInTerms, maxTerms)
+		}
+		fhewCost := float64(boots) * p.BootstrapCost()
+		fmt.Fprintf(&sb, "| %s | %d | %.2f | %d | %d | %d | %d | %d | %.0f | %.2f | %.2f |\n", e.name, boots, fhewTime.Seconds(),
+			s.Tables, s.DistinctIn, s.Refreshes, s.TableOuts, s.MaxK, cost, cost/max(fhewCost, 1), wideTime.Seconds())
+		if e.name == "aes128.hdl" && wideTime > 15*time.Second {
+			t.Errorf("mapping AES took %.1f s, the issue's compile-time target is 15 s", wideTime.Seconds())
+		}
+	}
+	t.Log("\n" + sb.String())
 }
