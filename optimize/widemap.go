@@ -182,18 +182,45 @@ func normalise(c *ir.Circuit) (*wgraph, error) {
 		a, b := xorTree(ins[:h], false), xorTree(ins[h:], cnst)
 		return add(wnode{lin: true, in: []int32{a, b}})
 	}
-	// table adds a non-linear node, or its constant when every fanin is one.
+	// table adds a non-linear node of table t over ins, first fixing the
+	// fanins of constant value (constants, x ⊕ x): what is left may be a
+	// constant or affine (then free) or a smaller table.
 	table := func(ins []int32, t uint64) int32 {
-		idx := 0
-		for j, u := range ins {
+		var rest []int32
+		k := len(ins)
+		for j := k - 1; j >= 0; j-- {
+			u := ins[j]
 			if g.hash[u] != 0 {
-				return add(wnode{in: append([]int32(nil), ins...), table: t})
+				continue
 			}
-			if g.kappa[u] {
-				idx |= 1 << j
+			// Cofactor on input j = κ(u): keep the entries with bit j = κ(u).
+			var nt uint64
+			bit := 0
+			for x := range 1 << k {
+				if (x>>j&1 != 0) == g.kappa[u] {
+					nt |= (t >> x & 1) << bit
+					bit++
+				}
 			}
+			t = nt
+			ins = append(ins[:j:j], ins[j+1:]...)
+			k--
 		}
-		return add(wnode{lin: true, cnst: t>>idx&1 != 0})
+		rest = ins
+		if k == 0 {
+			return add(wnode{lin: true, cnst: t&1 != 0})
+		}
+		if ir.IsAffineLUT(t, k) {
+			anf := ir.ANF(t, k)
+			var sub []int32
+			for j := range k {
+				if anf>>(1<<j)&1 != 0 {
+					sub = append(sub, rest[j])
+				}
+			}
+			return xorTree(sub, anf&1 != 0)
+		}
+		return add(wnode{in: append([]int32(nil), rest...), table: t})
 	}
 	for i := range c.Nodes {
 		nd := &c.Nodes[i]

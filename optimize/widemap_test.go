@@ -180,3 +180,27 @@ func TestMapWideOptions(t *testing.T) {
 		t.Error("an invalid circuit mapped")
 	}
 }
+
+// TestMapWideTrivialOutputs: outputs that are inputs, constants, negations
+// and XORs need no table; an AND of x and ¬x folds to a constant table
+// output or a free constant, never a table of no inputs.
+func TestMapWideTrivialOutputs(t *testing.T) {
+	b := ir.NewBuilder("trivial")
+	b.SetFolding(false)
+	b.SetHashing(false)
+	x := b.Input("x", 3, false)
+	nx := b.Raw(ir.Node{Op: ir.OpNot, In: []ir.NodeID{x[0]}})
+	zero := b.Raw(ir.Node{Op: ir.OpXor, In: []ir.NodeID{x[1], x[1]}})
+	outs := []ir.NodeID{x[2], b.Const(true), nx, b.Raw(ir.Node{Op: ir.OpXor, In: []ir.NodeID{x[0], x[1]}}),
+		b.Raw(ir.Node{Op: ir.OpAnd, In: []ir.NodeID{x[0], nx}}), b.Raw(ir.Node{Op: ir.OpAnd, In: []ir.NodeID{zero, x[2]}})}
+	b.Output("y", len(outs), false, outs)
+	c := b.Circuit()
+	p, err := MapWide(c, WideOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planEquivalent(t, c, p)
+	if s := p.Stats(); s.Tables > 1 {
+		t.Fatalf("%v: at most one table (x ∧ ¬x) expected", s)
+	}
+}
