@@ -1,7 +1,7 @@
 package optimize
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/hcc-fhe/hcc/ir"
 )
@@ -80,13 +80,21 @@ func (m *mapper) parityCuts(i ir.NodeID, nd *ir.Node) []cut {
 	beam := []partial{{inv: inv}}
 	for _, f := range fanins {
 		var next []partial
+		opts := m.parityOptions(f)
 		for _, p := range beam {
-			for _, o := range m.parityOptions(f) {
+			for _, o := range opts {
 				next = append(next, partial{symDiff(p.leaves, o.leaves), p.inv != o.inv})
 			}
 		}
 		if len(fanins) > 2 && len(next) > parityBeam {
-			sort.SliceStable(next, func(a, b int) bool { return len(next[a].leaves) < len(next[b].leaves) })
+			// "cmp < 0" exactly where sort.SliceStable's less held: the
+			// same stable order (as in prune, lutmap.go).
+			slices.SortStableFunc(next, func(a, b partial) int {
+				if len(a.leaves) < len(b.leaves) {
+					return -1
+				}
+				return 1
+			})
 			next = next[:parityBeam]
 		}
 		beam = next
@@ -97,7 +105,12 @@ func (m *mapper) parityCuts(i ir.NodeID, nd *ir.Node) []cut {
 			cand = append(cand, m.finishParity(p.leaves, p.inv))
 		}
 	}
-	sort.SliceStable(cand, func(a, b int) bool { return better(&cand[a], &cand[b]) })
+	slices.SortStableFunc(cand, func(a, b cut) int {
+		if better(&a, &b) {
+			return -1
+		}
+		return 1
+	})
 	kept := cand[:0]
 	for _, c := range cand {
 		dup := false
@@ -228,7 +241,7 @@ func (m *mapper) addParityCuts(i ir.NodeID, nd *ir.Node, best int32) int32 {
 // a free NOT for the complement.
 func emitParity(b *ir.Builder, c *cut, leaves []ir.NodeID) ir.NodeID {
 	// Two leaves may have become one node (hashing): they cancel.
-	sort.Slice(leaves, func(x, y int) bool { return leaves[x] < leaves[y] })
+	slices.Sort(leaves)
 	k := 0
 	for _, l := range leaves {
 		if k > 0 && leaves[k-1] == l {
