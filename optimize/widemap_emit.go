@@ -84,10 +84,11 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 	var added []int32
 	stamp := make([]int32, len(m.g.nodes))
 	score := make([]int, len(m.g.nodes))
+	inViol := make([][]int32, len(m.g.nodes)) // candidate -> violators (this round) it is in
 	epoch := int32(0)
 	for {
 		var touched []int32
-		over := 0
+		over := int32(0)
 		for _, c := range cons {
 			f, err := fm.consumed(c)
 			if err != nil {
@@ -96,6 +97,7 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 			if c.limit == 0 || len(f.terms) <= c.limit {
 				continue
 			}
+			viol := over
 			over++
 			epoch++
 			var walk func(v int32, self bool) error
@@ -115,6 +117,7 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 							touched = append(touched, v)
 						}
 						score[v] += n - 1
+						inViol[v] = append(inViol[v], viol)
 					}
 				}
 				for _, u := range nd.in {
@@ -131,22 +134,40 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 		if over == 0 {
 			return added, nil
 		}
-		best := int32(-1)
-		for _, v := range touched {
-			if best < 0 || score[v] > score[best] || (score[v] == score[best] && v < best) {
-				best = v
-			}
-		}
-		for _, v := range touched {
-			score[v] = 0
-		}
-		if best < 0 {
+		if len(touched) == 0 {
 			return nil, fmt.Errorf("wide map: %d forms exceed their term limit and no node can be refreshed", over)
 		}
-		fm.isM[best] = true
+		// Best savings first; in one round take only candidates whose
+		// violators no earlier pick serves, so two picks never split the
+		// work of one form, and only those saving at least half as much as
+		// the best (fewer rounds, nearly the one-at-a-time greedy choice).
+		sort.Slice(touched, func(i, j int) bool {
+			a, b := touched[i], touched[j]
+			return score[a] > score[b] || (score[a] == score[b] && a < b)
+		})
+		served := make([]bool, over)
+		floor := score[touched[0]] / 2
+	pick:
+		for _, v := range touched {
+			if score[v] < floor {
+				break
+			}
+			for _, x := range inViol[v] {
+				if served[x] {
+					continue pick
+				}
+			}
+			for _, x := range inViol[v] {
+				served[x] = true
+			}
+			fm.isM[v] = true
+			added = append(added, v)
+			cons = append(cons, consumer{node: v, limit: m.o.MaxTerms, refresh: true})
+		}
+		for _, v := range touched {
+			score[v], inViol[v] = 0, inViol[v][:0]
+		}
 		clear(fm.memo)
-		added = append(added, best)
-		cons = append(cons, consumer{node: best, limit: m.o.MaxTerms, refresh: true})
 	}
 }
 
