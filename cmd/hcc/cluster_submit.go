@@ -57,7 +57,6 @@ func submitCommand() *command {
 			if err != nil {
 				return fmt.Errorf("%s: %v", evalKey, err)
 			}
-			e.warnInsecure(sk)
 			prog, err := hcc.CompileFile(e.args[0], hcc.Target{Engine: sk.Engine(), Params: sk.Params(), Insecure: insecure})
 			if err != nil {
 				return err
@@ -112,6 +111,7 @@ func submitCommand() *command {
 					fmt.Fprintf(e.stderr, "submit: no worker is connected to %s yet (start hcc worker --server URL)\n", cf.server)
 				}
 			}()
+			e.warnInsecure(sk)
 			out, st, err := c.Submit(ctx, keyData, progData, in, cluster.SubmitOptions{Engine: cluster.HCC, PerTask: perTask, JobID: job, Progress: progress})
 			if err != nil {
 				return err

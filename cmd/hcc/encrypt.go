@@ -42,7 +42,6 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if ck.Insecure() && !w.insecure {
 		return fmt.Errorf("%s is a key of the insecure parameter set %s (for tests only): pass --insecure to encrypt under it anyway", w.key, ck.Params())
 	}
-	e.warnInsecure(ck)
 	var set *inputSets
 	p, err := programWithInputs(e, w.target(e, ck.Engine(), ck.Params(), w.insecure), false,
 		func(c *ir.Circuit) (err error) { set, err = readInputs(e, c, w.batch); return err }, nil)
@@ -52,6 +51,7 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if err := checkMemory(e, w, p, hcc.MemoryOptions{EncryptOnly: true, Packs: packsOf(p, len(set.values))}); err != nil {
 		return err
 	}
+	e.warnInsecure(ck)
 	cts, err := ck.Encrypt(p, set.values...)
 	if err != nil {
 		return err

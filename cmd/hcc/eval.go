@@ -41,7 +41,6 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 		return err
 	}
 	e.warn(sk.SecurityWarning())
-	e.warnInsecure(sk)
 	e.keyFile = w.evalKey
 	path := e.args[1]
 	in, err := hcc.ReadCiphertextsFile(path)
@@ -57,6 +56,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Packs: in.Packs()}); err != nil {
 		return err
 	}
+	e.warnInsecure(sk)
 	out, err := evaluate(e, w, p, sk, in)
 	if err != nil {
 		return err

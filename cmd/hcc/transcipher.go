@@ -130,7 +130,6 @@ func runEncryptAESKey(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
-	e.warnInsecure(ck)
 	t0 := time.Now()
 	var ak *hcc.AESKey
 	if len(e.args) == 1 {
@@ -138,12 +137,16 @@ func runEncryptAESKey(e *cmdEnv, f *transcipherFlags) error {
 		if err != nil {
 			return err
 		}
+		e.warnInsecure(ck)
 		ak, err = ck.EncryptAESKeyFor(key, p)
 		if err != nil {
 			return err
 		}
-	} else if ak, err = ck.EncryptAESKey(key); err != nil {
-		return err
+	} else {
+		e.warnInsecure(ck)
+		if ak, err = ck.EncryptAESKey(key); err != nil {
+			return err
+		}
 	}
 	data, err := ak.MarshalBinary()
 	if err != nil {
@@ -194,7 +197,6 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 	if err != nil {
 		return err
 	}
-	e.warnInsecure(sk)
 	pe := *e
 	pe.args = e.args[:len(e.args)-1]
 	p, err := recordProgram(&pe, &f.w, sk.Engine(), sk.Params(), true, nil)
@@ -203,6 +205,7 @@ func runTranscipherEval(e *cmdEnv, f *transcipherFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	e.warnInsecure(sk)
 	cts, st, err := hcc.Transcipher(ctx, sk, ak, iv, data, p, hcc.TranscipherOptions{Threads: f.w.threads})
 	if err != nil {
 		return err
