@@ -103,7 +103,7 @@ func TestParamsValidation(t *testing.T) {
 		func(l *ParamsLiteral) { l.Q1 = l.Q0 },
 		func(l *ParamsLiteral) { l.LWEDim = 0 },
 		func(l *ParamsLiteral) { l.LogQKS = 17 },
-		func(l *ParamsLiteral) { l.BR.Digits = 2 },
+		func(l *ParamsLiteral) { l.BR.Digits = 1 },
 		func(l *ParamsLiteral) { l.CBS.Drop = 0; l.CBS.LogB = 28 },
 		func(l *ParamsLiteral) { l.CBS = Gadget{LogB: 2, Digits: 200, Drop: 0} },
 		func(l *ParamsLiteral) { l.Sigma = 0 },

@@ -92,9 +92,9 @@ var (
 	STD128_CBS = ParamsLiteral{
 		Name: "STD128_CBS", LogN: 11, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
 		LWEDim: 556, LogQKS: 15, LogBKS: 5,
-		BR:    Gadget{LogB: 18, Digits: 3, Drop: 1},
+		BR:    Gadget{LogB: 17, Digits: 2, Drop: 21},
 		Trace: Gadget{LogB: 11, Digits: 5, Drop: 0},
-		CBS:   Gadget{LogB: 8, Digits: 2, Drop: 39},
+		CBS:   Gadget{LogB: 9, Digits: 2, Drop: 37},
 		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
 			"LWE part = OpenFHE v1.5.1 STD128 (n = 556, Q_ks = 2^15, ternary)",
 	}
@@ -105,9 +105,9 @@ var (
 	STD128_CBS_595 = ParamsLiteral{
 		Name: "STD128_CBS_595", LogN: 11, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
 		LWEDim: 595, LogQKS: 16, LogBKS: 4,
-		BR:    Gadget{LogB: 18, Digits: 3, Drop: 1},
+		BR:    Gadget{LogB: 17, Digits: 2, Drop: 21},
 		Trace: Gadget{LogB: 11, Digits: 5, Drop: 0},
-		CBS:   Gadget{LogB: 8, Digits: 2, Drop: 39},
+		CBS:   Gadget{LogB: 9, Digits: 2, Drop: 37},
 		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
 			"LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary)",
 	}
@@ -117,16 +117,16 @@ var (
 	ToyCBS = ParamsLiteral{
 		Name: "ToyCBS", LogN: 9, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
 		LWEDim: 64, LogQKS: 14, LogBKS: 2,
-		BR:       Gadget{LogB: 18, Digits: 3, Drop: 1},
+		BR:       Gadget{LogB: 17, Digits: 2, Drop: 21},
 		Trace:    Gadget{LogB: 7, Digits: 8, Drop: 0},
-		CBS:      Gadget{LogB: 8, Digits: 2, Drop: 39},
+		CBS:      Gadget{LogB: 9, Digits: 2, Drop: 37},
 		Insecure: true, Security: "insecure (toy, tests only)",
 	}
 	// ToyCBS3 is ToyCBS with three CBS levels (windows), to test ℓ_c = 3.
 	ToyCBS3 = ParamsLiteral{
 		Name: "ToyCBS3", LogN: 9, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
 		LWEDim: 64, LogQKS: 14, LogBKS: 2,
-		BR:       Gadget{LogB: 18, Digits: 3, Drop: 1},
+		BR:       Gadget{LogB: 17, Digits: 2, Drop: 21},
 		Trace:    Gadget{LogB: 7, Digits: 8, Drop: 0},
 		CBS:      Gadget{LogB: 6, Digits: 3, Drop: 37},
 		Insecure: true, Security: "insecure (toy, tests only)",
