@@ -157,7 +157,7 @@ func (e fhewEngine) compileAuto(c *ir.Circuit, t Target, cfg *compileConfig) (*i
 		return nil, nil, err
 	}
 	if cfg.observe != nil {
-		cfg.observe("choose", fhewPassSummary(choices[0].Circuit, fhewLUTTarget(s.(*fhewScheme).p, t)))
+		cfg.observe("lut-map", fhewPassSummary(choices[0].Circuit, fhewLUTTarget(s.(*fhewScheme).p, t)))
 	}
 	pc := &ParamsChoice{MaxFailureLog2: MaxFailureLog2}
 	for _, ch := range choices {
