@@ -90,6 +90,8 @@ func buildCBSTestPoly(p Params) ring.Poly2 {
 type Scratch struct {
 	lwe    []uint64 // modswitched wide bit (N + 1 values mod Q_ks)
 	ksAcc  []uint64 // key-switch accumulator, 4 lanes per word
+	ksOffs []int32  // key-switch rows to add
+	sink   uint64   // keeps the key switch's touch-ahead loads alive
 	alpha  []int32  // rounded LWE ciphertext mod 2N (n + 1)
 	accB   ring.Poly2
 	accA   ring.Poly2
@@ -112,6 +114,7 @@ func NewScratch(p Params) *Scratch {
 	sc := &Scratch{
 		lwe:    make([]uint64, p.N+1),
 		ksAcc:  make([]uint64, ksWidth(p.lit.LWEDim)),
+		ksOffs: make([]int32, p.N*p.DigKS),
 		alpha:  make([]int32, p.lit.LWEDim+1),
 		cen:    make([]int64, p.N),
 		cen2:   make([]int64, p.N),
@@ -206,7 +209,7 @@ func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
 		sc.lwe[i] = modSwitchCoeff(a%p.Q, p.Q, lq)
 	}
 	sc.lwe[p.N] = modSwitchCoeff(in.B%p.Q, p.Q, lq)
-	keySwitchLWE(p, ev.ek, sc.lwe, sc.ksAcc)
+	sc.sink += keySwitchLWE(p, ev.ek, sc.lwe, sc.ksAcc, sc.ksOffs)
 	n := p.lit.LWEDim
 	shift := uint(p.lit.LogQKS - (p.lit.LogN + 1))
 	mask := uint64(p.QKS - 1)
@@ -219,8 +222,12 @@ func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
 // keySwitchLWE sets acc (4 lanes of 16 bits per word) to the LWE
 // encryption under s of the phase of lwe (under z, mod Q_ks): (0.., b)
 // plus, per coefficient i and digit d of lwe[i], the stored row (i, d, v).
-// Lanes are added mod 2^16 without carries between them (SWAR).
-func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64) {
+// Lanes are added mod 2^16 without carries between them (SWAR). The rows
+// are scattered over a key of ~200 MB, so the loop is bound by memory
+// latency: it first lists the rows (offs), then touches one word per cache
+// line of the row two ahead while adding the current one, so its misses
+// overlap the additions (Go has no prefetch instruction).
+func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs []int32) uint64 {
 	n := p.lit.LWEDim
 	for w := range acc {
 		acc[w] = 0
@@ -232,22 +239,34 @@ func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64) {
 	B := 1 << logB
 	dmask := uint64(B - 1)
 	W := ek.ksWords
+	cnt := 0
 	for i := 0; i < p.N; i++ {
 		a := lwe[i]
 		for d := 0; d < p.DigKS; d++ {
-			v := int((a >> (uint(d) * logB)) & dmask)
-			if v == 0 {
-				continue
-			}
-			off := ((i*p.DigKS+d)*(B-1) + v - 1) * W
-			row := ek.ks[off : off+W]
-			acc := acc[:len(row)]
-			for w, y := range row {
-				x := acc[w]
-				acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+			if v := int((a >> (uint(d) * logB)) & dmask); v != 0 {
+				offs[cnt] = int32(((i*p.DigKS+d)*(B-1) + v - 1) * W)
+				cnt++
 			}
 		}
 	}
+	var sink uint64
+	const ahead = 2
+	for j := 0; j < cnt; j++ {
+		if j+ahead < cnt {
+			next := ek.ks[offs[j+ahead] : int(offs[j+ahead])+W]
+			for w := 0; w < len(next); w += 8 {
+				sink += next[w]
+			}
+		}
+		off := int(offs[j])
+		row := ek.ks[off : off+W]
+		acc := acc[:len(row)]
+		for w, y := range row {
+			x := acc[w]
+			acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+		}
+	}
+	return sink
 }
 
 // blindRotate sets sc.accB, sc.accA (NTT domain) to RLWE(X^{-φ}·f) for the
