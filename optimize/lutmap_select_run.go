@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -26,12 +27,18 @@ import (
 //     if that is not above the best result within the target so far;
 //  3. the mapped candidates that miss the target are tightened, each until
 //     it meets it or its own bootstraps times its Cost exceed the best
-//     result of phases 1-2 (a tighter bound allows fewer functions).
+//     first mapping of phases 1-2 (a tighter bound allows fewer functions).
+//
+// Phases 1 and 2 tighten a candidate right after its first mapping while
+// it is not above the best result seen so far (work phase 3 would likely
+// ask for, done while other candidates still map); phase 3 then walks the
+// recorded steps with its fixed bound, so the result never depends on
+// which candidate finished first.
 //
 // The estimates assume the mapper never needs fewer bootstraps when it is
 // allowed fewer functions. That is what a cover optimum does, but LUTMap
 // is a heuristic, so a skipped candidate could in principle have come out
-// a few bootstraps cheaper; TestChooseLUTSetPrunedSame checks that the
+// a few bootstraps cheaper; TestAutoPrunedSame (package hcc) checks that the
 // choice and its counts equal ChooseLUTSet's on the test circuits.
 
 // maxTightenings bounds the re-mappings per candidate.
@@ -69,27 +76,75 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 	if err != nil {
 		return nil, err
 	}
-	out := make([]LUTChoice, len(cands))
-	mapped := make([]bool, len(cands))
-	mapAll := func(idx []int, bound func(i int) float64) error {
+	// steps[i] are candidate i's mappings so far: the first bound, then
+	// each tightening (a candidate is mapped iff len(steps[i]) > 0).
+	steps := make([][]LUTChoice, len(cands))
+	remap := func(i int, prev LUTChoice) (LUTChoice, error) {
+		bound := firstLUTFailureLog2
+		if prev.Name != "" {
+			bound = prev.LUTFailureLog2 - (math.Ceil(prev.Log2Failure-maxFailureLog2) + 2)
+		}
+		ch, err := mapCandidate(pre, cands[i], bound, maxFailureLog2, maxInputs)
+		if err != nil {
+			return ch, fmt.Errorf("optimize: %s: %w", cands[i].Name, err)
+		}
+		return ch, nil
+	}
+	needsTightening := func(ch LUTChoice, try int) bool {
+		return try <= maxTightenings && !ch.OK && !math.IsInf(ch.Log2Failure, 0)
+	}
+	// best is the lowest cost within the target seen so far. mapAll reads
+	// it only to decide what to compute ahead (a candidate that misses the
+	// target is tightened at once while it is not above it: the
+	// tightenings phase 3 would ask for, done while other candidates still
+	// map); what counts is decided in phase 3 from the recorded steps, so
+	// the result does not depend on timing.
+	var mu sync.Mutex
+	best := math.Inf(1)
+	mapAll := func(idx []int) error {
 		var g errgroup.Group
 		g.SetLimit(runtime.GOMAXPROCS(0))
 		for _, i := range idx {
 			g.Go(func() error {
-				ch, err := mapCandidate(pre, cands[i], bound(i), maxFailureLog2, maxInputs)
-				if err != nil {
-					return fmt.Errorf("optimize: %s: %w", cands[i].Name, err)
+				var ch LUTChoice
+				for try := 0; try == 0 || needsTightening(ch, try); try++ {
+					mu.Lock()
+					ahead := !prune || ch.Cost <= best
+					mu.Unlock()
+					if try > 0 && !ahead {
+						break
+					}
+					next, err := remap(i, ch)
+					if err != nil {
+						return err
+					}
+					ch = next
+					mu.Lock()
+					steps[i] = append(steps[i], ch)
+					if ch.OK {
+						best = min(best, ch.Cost)
+					}
+					mu.Unlock()
 				}
-				out[i], mapped[i] = ch, true
 				return nil
 			})
 		}
 		return g.Wait()
 	}
-	first := func(int) float64 { return firstLUTFailureLog2 }
+	out := make([]LUTChoice, len(cands))
+	firstOK := func() float64 { // the best first mapping within the target
+		b := math.Inf(1)
+		for i := range steps {
+			if len(steps[i]) > 0 && steps[i][0].OK {
+				b = min(b, steps[i][0].Cost)
+			}
+		}
+		return b
+	}
 
 	// Phase 1: the candidates no other candidate covers (all of them
-	// without pruning).
+	// without pruning), and the cheapest, cheapest first (the likeliest to
+	// need tightening).
 	coveredBy := make([][]int, len(cands))
 	if prune {
 		byName := map[string]int{}
@@ -112,50 +167,56 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 			covered = append(covered, i)
 		}
 	}
-	if err := mapAll(roots, first); err != nil {
+	sort.SliceStable(roots, func(a, b int) bool { return cands[roots[a]].Cost < cands[roots[b]].Cost })
+	if err := mapAll(roots); err != nil {
 		return nil, err
 	}
 
 	// Phase 2: a covered candidate is mapped unless its estimate is above
-	// the best so far.
+	// the best first mapping so far.
 	var toMap []int
-	best := bestOK(out, mapped)
+	best1 := firstOK()
 	for _, i := range covered {
 		est, from := -1, -1
 		for _, j := range coveredBy[i] {
-			if mapped[j] && out[j].Bootstraps > est {
-				est, from = out[j].Bootstraps, j
+			if len(steps[j]) > 0 && steps[j][0].Bootstraps > est {
+				est, from = steps[j][0].Bootstraps, j
 			}
 		}
-		if from >= 0 && float64(est)*cands[i].Cost > best {
+		if from >= 0 && float64(est)*cands[i].Cost > best1 {
 			out[i] = LUTChoice{Name: cands[i].Name, Bootstraps: est, Cost: float64(est) * cands[i].Cost,
 				Log2Failure: math.NaN(), LUTFailureLog2: firstLUTFailureLog2, Skipped: true, EstimatedFrom: cands[from].Name}
 			continue
 		}
 		toMap = append(toMap, i)
 	}
-	if err := mapAll(toMap, first); err != nil {
+	if err := mapAll(toMap); err != nil {
 		return nil, err
 	}
 
-	// Phase 3: tighten the candidates that miss the target.
-	best = bestOK(out, mapped)
+	// Phase 3: tighten the candidates that miss the target while they are
+	// not above the best first mapping, reusing the steps mapped ahead.
+	best3 := firstOK()
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range cands {
-		if !mapped[i] {
+		if len(steps[i]) == 0 {
 			continue
 		}
 		g.Go(func() error {
-			ch := out[i]
-			for try := 1; try <= maxTightenings && !ch.OK && !math.IsInf(ch.Log2Failure, 0); try++ {
-				if prune && ch.Cost > best {
+			ch := steps[i][0]
+			for try := 1; needsTightening(ch, try); try++ {
+				if prune && ch.Cost > best3 {
 					ch.Skipped, ch.EstimatedFrom = true, ch.Name
 					break
 				}
-				next, err := mapCandidate(pre, cands[i], ch.LUTFailureLog2-(math.Ceil(ch.Log2Failure-maxFailureLog2)+2), maxFailureLog2, maxInputs)
+				if try < len(steps[i]) {
+					ch = steps[i][try]
+					continue
+				}
+				next, err := remap(i, ch)
 				if err != nil {
-					return fmt.Errorf("optimize: %s: %w", cands[i].Name, err)
+					return err
 				}
 				ch = next
 			}
@@ -208,16 +269,4 @@ func cheapest(cands []LUTCandidate, i int) bool {
 		}
 	}
 	return true
-}
-
-// bestOK is the lowest Cost among the mapped results within the target
-// (+Inf if none).
-func bestOK(out []LUTChoice, mapped []bool) float64 {
-	best := math.Inf(1)
-	for i := range out {
-		if mapped[i] && out[i].OK {
-			best = min(best, out[i].Cost)
-		}
-	}
-	return best
 }

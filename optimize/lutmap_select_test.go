@@ -76,3 +76,74 @@ func TestChooseLUTSet(t *testing.T) {
 		t.Fatal("no error when no set meets the target")
 	}
 }
+
+// TestChooseLUTSetPruned: a covered candidate whose estimate (its
+// coverer's bootstraps times its price) is above the best is skipped, with
+// the estimate and where it came from; the cheapest candidate is mapped
+// even when covered; a candidate that misses the target is not tightened
+// past the best; the choice equals ChooseLUTSet's, and repeated runs agree.
+func TestChooseLUTSetPruned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(63, 64))
+	c := randomCircuitNoParity(t, rng, 14, 400)
+	mk := func(name string, cost float64, k int, offset float64, covers ...string) LUTCandidate {
+		var last float64
+		return LUTCandidate{
+			Name: name, Cost: cost, Covers: covers,
+			Target: func(b float64) LUTTarget { last = b; return boundedAny{anyFunction{k}, b} },
+			Failure: func(d *ir.Circuit) (float64, error) {
+				if offset > 0 {
+					return offset, nil
+				}
+				return lutFailure(d, last) - 10, nil // within 2^-40 at the first bound
+			},
+		}
+	}
+	cands := func() []LUTCandidate {
+		return []LUTCandidate{
+			mk("k6", 1, 6, 0, "k4", "k3"),
+			mk("k4", 1.2, 4, 0),
+			mk("k3", 0.5, 3, 0),
+			mk("hopeless", 5, 6, 1),
+		}
+	}
+	full, err := ChooseLUTSet(c, cands(), -40, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pruned, err := ChooseLUTSetPruned(c, cands(), -40, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ChooseLUTSetPruned(c, cands(), -40, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := func(chs []LUTChoice) map[string]LUTChoice {
+		m := map[string]LUTChoice{}
+		for _, ch := range chs {
+			m[ch.Name] = ch
+		}
+		return m
+	}
+	f, p := by(full), by(pruned)
+	for _, ch := range pruned {
+		t.Log(ch)
+	}
+	if pruned[0].Name != full[0].Name || pruned[0].Bootstraps != full[0].Bootstraps {
+		t.Errorf("pruned chose %v, full %v", pruned[0], full[0])
+	}
+	if k4 := p["k4"]; !k4.Skipped || k4.EstimatedFrom != "k6" || k4.Bootstraps != f["k6"].Bootstraps || k4.Circuit != nil || k4.Cost > f["k4"].Cost {
+		t.Errorf("k4 should be skipped with k6's count as the estimate: %v (full %v)", k4, f["k4"])
+	}
+	if k3 := p["k3"]; k3.Skipped || k3.Bootstraps != f["k3"].Bootstraps {
+		t.Errorf("k3, the cheapest, should be mapped: %v (full %v)", k3, f["k3"])
+	}
+	if h := p["hopeless"]; !h.Skipped || h.EstimatedFrom != "hopeless" || h.OK || h.LUTFailureLog2 != -40 {
+		t.Errorf("hopeless should stop at its first mapping, above the best: %v", h)
+	}
+	for i := range pruned {
+		if a, b := pruned[i], again[i]; a.String() != b.String() {
+			t.Errorf("runs differ: %v against %v", a, b)
+		}
+	}
+}
