@@ -83,16 +83,16 @@ func (p Params) Noise() Noise {
 	rnd := roundVar(l.BR) * (1 + ternaryVar*N)
 	nm.BR = float64(l.LWEDim) * (2*2*ep + 2*ternaryVar*rnd)
 	nm.TraceKS = N*s2*digitVar(l.Trace, Q) + roundVar(l.Trace)*ternaryVar*N
-	nm.Trace = nm.TraceKS * (math.Pow(4, float64(l.LogN)) - 1) / 3
+	nm.Trace = nm.TraceKS * p.traceConst
 	nm.RowB = nm.BR + nm.Trace
 	// z-rows: (e·z)_c sums Var(e_i)·(2/3) over i; e is the B row's noise,
-	// whose energy is its constant coefficient plus about log N·N·TraceKS
-	// from the last trace steps (the trace removed the rest of the blind
-	// rotation's noise). The scheme switch adds its own key switch (digits
+	// whose energy is the blind rotation's constant coefficient (the trace
+	// removed the rest) plus the trace key switches' noise, each pushed
+	// through the later trace steps (traceGains: the exact energy gain). The scheme switch adds its own key switch (digits
 	// of a uniform polynomial; rounding times z², whose coefficients have
 	// variance (2/3)²N).
 	ss := N*s2*digitVar(l.Trace, Q) + roundVar(l.Trace)*N*ternaryVar*ternaryVar*N
-	nm.RowBEnergy = nm.RowB + float64(l.LogN)*N*nm.TraceKS
+	nm.RowBEnergy = nm.BR + nm.TraceKS*p.traceEnergy
 	nm.RowA = ternaryVar*nm.RowBEnergy + ss
 	// CMux: the digits d of D = X^{-2^i}·ACC - ACC (uniform) multiply the
 	// rows' noise polynomials: Var((d·e)_c) = Var(d)·(energy of e), the B
@@ -210,4 +210,58 @@ func log2Erfc(x float64) float64 {
 	// erfc(x) ≈ e^{-x²}/(x√π)·(1 - 1/(2x²) + 3/(4x⁴))
 	s := 1 - 1/(2*x*x) + 3/(4*x*x*x*x)
 	return (-x*x - math.Log(x*math.Sqrt(math.Pi)) + math.Log(s)) / math.Ln2
+}
+
+// traceGains returns, for the trace on a ring of degree 2^logN, the gain of
+// a key switch's (white) noise in the output's constant coefficient and in
+// its total energy, summed over the steps: the noise added at the step with
+// automorphism 2^k + 1 passes through Π_{j<k} (1 + τ_{2^j+1}), a sum of
+// 2^{k-1} automorphisms τ_t. The constant coefficient gets 2^{k-1}·e_0
+// (gain 4^{k-1}); coefficient positions with many factors of 2 collect
+// coherent copies too, which is why the energy gain is computed rather than
+// taken as 2^{k-1} per coefficient. ‖M·X^i‖² depends only on the 2-adic
+// valuation of i (odd multipliers permute positions), so logN+1 images per
+// step suffice.
+func traceGains(logN int) (constant, energy float64) {
+	N := 1 << uint(logN)
+	M := 2 * N
+	count := make([]int, N)
+	for k := 1; k <= logN; k++ {
+		// The 2^{k-1} automorphisms t_S = Π_{j in S} (2^j + 1), S ⊆ [1, k-1].
+		ts := []int{1}
+		for j := 1; j < k; j++ {
+			f := 1<<uint(j) + 1
+			for _, t := range ts[:len(ts)] {
+				ts = append(ts, t*f%M)
+			}
+		}
+		constant += float64(len(ts)) * float64(len(ts))
+		for v := 0; v <= logN; v++ {
+			i := 1 << uint(v) // X^i, i = 2^v (v = logN: the constant via X^N = -1 is excluded below)
+			if v == logN {
+				i = 0
+			}
+			for c := range count {
+				count[c] = 0
+			}
+			for _, t := range ts {
+				pos := i * t % M
+				if pos >= N {
+					count[pos-N]--
+				} else {
+					count[pos]++
+				}
+			}
+			norm := 0.0
+			for _, c := range count {
+				norm += float64(c) * float64(c)
+			}
+			mult := 1 // the constant coefficient
+			if v < logN {
+				mult = N >> uint(v+1) // i in [1, N) with 2-adic valuation v
+			}
+			energy += norm * float64(mult)
+		}
+	}
+	return constant, energy
 }

@@ -9,10 +9,12 @@ import (
 
 // TestNoiseMeasured128 measures every stage's noise at STD128_CBS and
 // compares the sample variance with the model (Params.Noise): the ratio
-// must lie in [0.5, 1.25] — the model is an upper bound where it takes a
-// message bit as 1 (rounding terms), so it may overestimate, but it must
-// never underestimate by more than the sampling error. Opt-in (about a
-// minute, 0.7 GB of keys):
+// must lie in [0.6, 1.4]. Samples taken from one ciphertext share its
+// noise (the z-rows are mostly e_0·z, a table's outputs share their
+// RGSWs), so the effective sample is smaller than n and the band is wider
+// than a χ² band for n. The table outputs are compared with the per-input
+// model (the rounding term once per 1 bit); the failure bounds use the
+// all-ones bound. Opt-in (about half a minute, 0.7 GB of keys):
 //
 //	HCC_CBS_128=1 go test ./backend/fhew/cbs -run NoiseMeasured128 -v
 func TestNoiseMeasured128(t *testing.T) {
@@ -55,7 +57,7 @@ func TestNoiseMeasured128(t *testing.T) {
 				br.add(float64(centre(got[c]-want[c], Q)))
 			}
 		}
-		if rep < 30 { // CBS rows
+		if rep < 120 { // CBS rows
 			if err := k.ev.CBS(w, g, sc); err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +68,7 @@ func TestNoiseMeasured128(t *testing.T) {
 				rowB.add(float64(centre(got[0]-int64(bit)*gj, Q)))
 				got = rlwePhase(k.sk, g.B[l+j], g.A[l+j])
 				want := mulZ(k.sk, int64(bit)*gj)
-				for c := 0; c < p.N; c += 16 {
+				for c := 0; c < p.N; c += 64 {
 					rowA.add(float64(centre(got[c]-want[c], Q)))
 				}
 			}
@@ -76,7 +78,7 @@ func TestNoiseMeasured128(t *testing.T) {
 	sb := sbox()
 	tabs := tablesOf(8, 8, func(x int) uint64 { return uint64(sb[x]) })
 	rg, outs := newBuffers(k, 8, 8)
-	for rep := 0; rep < 24; rep++ {
+	for rep := 0; rep < 40; rep++ {
 		x := (rep*37 + 11) % 256
 		evalTableNoise(t, k, x, tabs, sc, rg, outs)
 		for o := range outs {
@@ -96,14 +98,14 @@ func TestNoiseMeasured128(t *testing.T) {
 		{"phase at BR input (1/2N units)", phase, p.PhaseVar(nm.Fresh)},
 		{"blind rotation (per coefficient)", br, nm.BR},
 		{"CBS B rows (constant coefficient)", rowB, nm.RowB},
-		{"CBS z-rows (every 16th coefficient)", rowA, nm.RowA},
+		{"CBS z-rows (every 64th coefficient)", rowA, nm.RowA},
 		{"8-input table output", out, outModel / float64(out.n)},
 	} {
 		ratio := c.s.variance() / c.model
 		t.Logf("%-38s n = %5d  measured σ 2^%.2f  model σ 2^%.2f  variance ratio %.3f",
 			c.name, c.s.n, 0.5*math.Log2(c.s.variance()), 0.5*math.Log2(c.model), ratio)
-		if ratio < 0.5 || ratio > 1.25 {
-			t.Errorf("%s: measured/model variance %.3f outside [0.5, 1.25]", c.name, ratio)
+		if ratio < 0.6 || ratio > 1.4 {
+			t.Errorf("%s: measured/model variance %.3f outside [0.6, 1.4]", c.name, ratio)
 		}
 	}
 }

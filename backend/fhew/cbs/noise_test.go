@@ -191,3 +191,47 @@ func TestZeroAllocs(t *testing.T) {
 		t.Errorf("XorInto: %v allocs", a)
 	}
 }
+
+// TestTraceGains checks traceGains against the trace applied to every basis
+// vector X^i (integer vectors, negacyclic automorphisms applied one step at
+// a time), summing ‖·‖² and the constant coefficient's square.
+func TestTraceGains(t *testing.T) {
+	for _, logN := range []int{3, 6, 9} {
+		N := 1 << uint(logN)
+		aut := func(v []int64, tt int) []int64 {
+			out := make([]int64, N)
+			for i, c := range v {
+				p := i * tt % (2 * N)
+				if p >= N {
+					out[p-N] -= c
+				} else {
+					out[p] += c
+				}
+			}
+			return out
+		}
+		var wantConst, wantEnergy float64
+		for k := 1; k <= logN; k++ {
+			for i := 0; i < N; i++ {
+				v := make([]int64, N)
+				v[i] = 1
+				for j := k - 1; j >= 1; j-- {
+					w := aut(v, 1<<uint(j)+1)
+					for c := range v {
+						v[c] += w[c]
+					}
+				}
+				for c, x := range v {
+					wantEnergy += float64(x * x)
+					if c == 0 && i == 0 {
+						wantConst += float64(x * x)
+					}
+				}
+			}
+		}
+		c, e := traceGains(logN)
+		if c != wantConst || e != wantEnergy {
+			t.Fatalf("logN %d: traceGains = (%v, %v), direct (%v, %v)", logN, c, e, wantConst, wantEnergy)
+		}
+	}
+}

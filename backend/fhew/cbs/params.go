@@ -148,6 +148,8 @@ type Params struct {
 	DigKS  int    // digits of the LWE key switch
 	window int    // spacing of the CBS test polynomial's windows
 	half   int    // half-width of a window (phase error bound, exclusive)
+
+	traceConst, traceEnergy float64 // traceGains(LogN)
 }
 
 // NewParams validates lit; insecure sets are refused.
@@ -223,6 +225,7 @@ func newParams(l ParamsLiteral) (Params, error) {
 	}
 	p := Params{lit: l, ring: r, N: N, M: 2 * N, Q: Q, LogQ: logQ, QKS: 1 << l.LogQKS,
 		DigKS: (l.LogQKS + l.LogBKS - 1) / l.LogBKS, window: w, half: w / 2}
+	p.traceConst, p.traceEnergy = traceGains(l.LogN)
 	return p, nil
 }
 
