@@ -185,6 +185,7 @@ type mapper struct {
 	best   []int32   // index into cuts[i] of the chosen feasible cut; -1 for inputs
 	refs   []float64 // fanout estimate used by area flow
 	fanout []int
+	par    parityScratch // parityCuts' buffers (lutmap_parity.go)
 }
 
 func (m *mapper) run() (*ir.Circuit, error) {

@@ -73,23 +73,26 @@ func (m *mapper) parityCuts(i ir.NodeID, nd *ir.Node) []cut {
 	if !ok {
 		return nil
 	}
-	type partial struct {
-		leaves []ir.NodeID
-		inv    bool
-	}
-	beam := []partial{{inv: inv}}
+	sc := &m.par
+	beam := append(sc.beam[:0], parityPartial{inv: inv})
+	next := sc.next[:0]
+	side := 0
 	for _, f := range fanins {
-		var next []partial
+		next = next[:0]
+		buf := sc.arena[side][:0] // the beam's leaves live in the other arena
 		opts := m.parityOptions(f)
 		for _, p := range beam {
 			for _, o := range opts {
-				next = append(next, partial{symDiff(p.leaves, o.leaves), p.inv != o.inv})
+				start := len(buf)
+				buf = appendSymDiff(buf, p.leaves, o.leaves)
+				next = append(next, parityPartial{buf[start:len(buf):len(buf)], p.inv != o.inv})
 			}
 		}
+		sc.arena[side], side = buf, 1-side
 		if len(fanins) > 2 && len(next) > parityBeam {
 			// "cmp < 0" exactly where sort.SliceStable's less held: the
 			// same stable order (as in prune, lutmap.go).
-			slices.SortStableFunc(next, func(a, b partial) int {
+			slices.SortStableFunc(next, func(a, b parityPartial) int {
 				if len(a.leaves) < len(b.leaves) {
 					return -1
 				}
@@ -97,9 +100,10 @@ func (m *mapper) parityCuts(i ir.NodeID, nd *ir.Node) []cut {
 			})
 			next = next[:parityBeam]
 		}
-		beam = next
+		beam, next = next, beam
 	}
-	var cand []cut
+	sc.beam, sc.next = beam, next
+	cand := sc.cand[:0]
 	for _, p := range beam {
 		if len(p.leaves) <= m.parK {
 			cand = append(cand, m.finishParity(p.leaves, p.inv))
@@ -127,7 +131,30 @@ func (m *mapper) parityCuts(i ir.NodeID, nd *ir.Node) []cut {
 			}
 		}
 	}
-	return append([]cut(nil), kept...)
+	sc.cand = cand
+	out := append([]cut(nil), kept...)
+	for j := range out {
+		out[j].wide = slices.Clone(out[j].wide) // off the arenas, which the next call reuses
+	}
+	return out
+}
+
+// parityPartial is a partial parity cut of parityCuts: sorted leaves and
+// the complement flag.
+type parityPartial struct {
+	leaves []ir.NodeID
+	inv    bool
+}
+
+// parityScratch holds parityCuts' buffers from call to call: each fanin
+// step writes its symmetric differences into one of two arenas (the beam
+// it extends lives in the other), and only the kept cuts' leaves are
+// copied out, instead of one new slice per partial set (which was half of
+// the bytes a mapping allocated).
+type parityScratch struct {
+	arena      [2][]ir.NodeID
+	beam, next []parityPartial
+	cand       []cut
 }
 
 type parityOption struct {
@@ -178,7 +205,11 @@ func (m *mapper) finishParity(leaves []ir.NodeID, inv bool) cut {
 
 // symDiff returns the sorted symmetric difference of two sorted id lists.
 func symDiff(a, b []ir.NodeID) []ir.NodeID {
-	out := make([]ir.NodeID, 0, len(a)+len(b))
+	return appendSymDiff(make([]ir.NodeID, 0, len(a)+len(b)), a, b)
+}
+
+// appendSymDiff appends symDiff(a, b) to out.
+func appendSymDiff(out, a, b []ir.NodeID) []ir.NodeID {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
