@@ -32,7 +32,7 @@ type WideOptions struct {
 	// PackSlots is the number of table entries one packed polynomial holds
 	// (the ring degree N); 0 means 2048.
 	PackSlots int
-	// Cuts is the number of priority cuts kept per node; 0 means 10.
+	// Cuts is the number of priority cuts kept per node; 0 means 16.
 	Cuts int
 	// Passes is the number of area-recovery passes over the stored cuts
 	// (each re-prices CBS sharing from the previous cover); 0 means 4.
@@ -60,7 +60,7 @@ func (o WideOptions) withDefaults() (WideOptions, error) {
 		o.PackSlots = 2048
 	}
 	if o.Cuts == 0 {
-		o.Cuts = 10
+		o.Cuts = 16
 	}
 	if o.Passes == 0 {
 		o.Passes = 4

@@ -208,6 +208,9 @@ func (m *wideMapper) build(cv *wcover) (*ir.WidePlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if groups, err = m.fuse(fm, groups, groupOf, evals, memo); err != nil {
+		return nil, err
+	}
 	if err := m.lift(fm, groupOf, evals); err != nil {
 		return nil, err
 	}

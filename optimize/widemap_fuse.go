@@ -1,0 +1,150 @@
+package optimize
+
+import (
+	"slices"
+	"sort"
+)
+
+// fuse merges a table H with a table G whose outputs H's inputs read, when
+// one table on G's inputs plus H's other inputs (rank <= K) computes the
+// outputs of both: the forms of G's outputs that H read need no circuit
+// bootstrap any more. Repeated, it collapses an S-box the cover cut into
+// many small tables (a 2-input table per AND) back into one table of its
+// eight inputs. memo is the exact-form cache of the evaluators.
+func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32) ([]*wgroup, error) {
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].minRoot < groups[j].minRoot })
+	dead := map[*wgroup]bool{}
+	for _, h := range groups {
+		if dead[h] {
+			continue
+		}
+		for {
+			f, err := m.fuseOnce(fm, h, groupOf, evals, memo, dead)
+			if err != nil {
+				return nil, err
+			}
+			if f == nil {
+				break
+			}
+			h = f
+		}
+	}
+	var out []*wgroup
+	for _, gr := range groups {
+		if !dead[gr] {
+			out = append(out, gr)
+		}
+	}
+	// Fused tables were appended to no list: collect them from groupOf.
+	seen := map[*wgroup]bool{}
+	for _, gr := range out {
+		seen[gr] = true
+	}
+	for _, gr := range groupOf {
+		if gr != nil && !seen[gr] && !dead[gr] {
+			seen[gr] = true
+			out = append(out, gr)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].minRoot < out[j].minRoot })
+	return out, nil
+}
+
+// fuseOnce tries to fuse h with one table it reads; it returns the fused
+// table (h and that table marked dead) or nil.
+func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, dead map[*wgroup]bool) (*wgroup, error) {
+	// The tables h's inputs read, most-read first.
+	count := map[*wgroup]int{}
+	var cands []*wgroup
+	for _, g := range h.cut.gens[:h.cut.n] {
+		f, err := fm.of(g)
+		if err != nil {
+			continue
+		}
+		for _, t := range f.terms {
+			if gr := groupOf[t]; gr != nil && gr != h && !dead[gr] {
+				if count[gr] == 0 {
+					cands = append(cands, gr)
+				}
+				count[gr]++
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return count[cands[i]] > count[cands[j]] })
+	for _, g := range cands {
+		key := min(g.minRoot, h.minRoot)
+		// Inputs of the fused table: g's, then each of h's that does not
+		// read g's outputs, else the terms of its form that are not g's.
+		var gens []int32
+		gens = append(gens, g.cut.gens[:g.cut.n]...)
+		ok := true
+		for _, x := range h.cut.gens[:h.cut.n] {
+			f, err := fm.of(x)
+			if err != nil {
+				ok = false
+				break
+			}
+			reads := false
+			for _, t := range f.terms {
+				reads = reads || groupOf[t] == g
+			}
+			if !reads {
+				gens = append(gens, x)
+				continue
+			}
+			for _, t := range f.terms {
+				if groupOf[t] != g {
+					gens = append(gens, t)
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		nc := wcut{span: -1}
+		for _, x := range gens {
+			if !nc.add(x, m.g.hash[x], m.o.K) {
+				ok = false
+				break
+			}
+		}
+		// Fewer inputs than the two tables had, and every input node before
+		// the fused table (then so are its form's terms and any refresh
+		// inserted into it later).
+		if !ok || nc.n >= g.cut.n+h.cut.n {
+			continue
+		}
+		for _, x := range nc.gens[:nc.n] {
+			ok = ok && x < key
+		}
+		if !ok {
+			continue
+		}
+		fz := &wgroup{cut: nc, minRoot: key}
+		fz.roots = append(append(fz.roots, g.roots...), h.roots...)
+		slices.Sort(fz.roots)
+		ge, err := m.newGroupEval(fz, memo)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range fz.roots {
+			if _, err := ge.eval(r); err != nil {
+				if err != errNotInSpan {
+					return nil, err
+				}
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		dead[g], dead[h] = true, true
+		evals[fz] = ge
+		for _, r := range fz.roots {
+			groupOf[r] = fz
+		}
+		return fz, nil
+	}
+	return nil, nil
+}
