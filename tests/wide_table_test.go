@@ -111,6 +111,26 @@ func TestWideAES(t *testing.T) {
 	}
 }
 
+// TestWideAESBristol: the Bristol AES-128 circuit of ../shared/circuits (a
+// different gate order and S-box netlist than aes128.hdl) maps to one
+// 8-input table per S-box as well.
+func TestWideAESBristol(t *testing.T) {
+	c, err := ir.ReadFile(filepath.Join(testenv.SharedCircuits(t), "aes_128.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := optimize.MapWide(c, optimize.WideOptions{MaxTerms: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	widePlanMatches(t, c, p)
+	s := p.Stats()
+	t.Logf("aes_128.txt: %v", s)
+	if s.Tables != 200 || s.CBS != 1600 || s.MaxK != 8 {
+		t.Errorf("aes_128.txt: %v, want 200 tables of 8 inputs", s)
+	}
+}
+
 // wideEntry is one circuit of the table.
 type wideEntry struct {
 	name string
