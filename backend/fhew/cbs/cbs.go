@@ -34,23 +34,23 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		ev.halfG[j] = (uint64(1) << uint(g.Drop+j*g.LogB)) / 2
 	}
 	ev.f = buildCBSTestPoly(p)
-	ev.mono = make([]ring.Poly2, p.M)
-	one := make([]int64, p.N)
-	for k := 0; k < p.M; k++ {
+	ev.mono = make([]ring.Poly2, p.ringM)
+	one := make([]int64, p.ringN)
+	for k := 0; k < p.ringM; k++ {
 		for i := range one {
 			one[i] = 0
 		}
 		one[0] = -1
-		if k < p.N {
+		if k < p.ringN {
 			one[k]++
 		} else {
-			one[k-p.N]--
+			one[k-p.ringN]--
 		}
 		ev.mono[k] = r.NewPoly()
 		r.SetCentered(one, ev.mono[k])
 		r.Forward(ev.mono[k], ev.mono[k])
 	}
-	inv, ok := ring.InvMod(uint64(p.N)%p.Q, p.Q)
+	inv, ok := ring.InvMod(uint64(p.ringN)%p.q, p.q)
 	if !ok {
 		return nil, errors.New("cbs: internal error: N not invertible mod Q")
 	}
@@ -68,14 +68,14 @@ func (ev *Evaluator) Params() Params { return ev.p }
 // coefficient C_j is (-1)^{b+1}·g_j/2, and adding g_j/2 gives b·g_j.
 func buildCBSTestPoly(p Params) ring.Poly2 {
 	g := p.lit.CBS
-	v := make([]int64, p.N)
+	v := make([]int64, p.ringN)
 	for j := 0; j < g.Digits; j++ {
 		val := -int64((uint64(1) << uint(g.Drop+j*g.LogB)) / 2)
 		c0 := j * p.window
 		for e := -p.half; e < p.half; e++ {
 			c := c0 + e
 			if c < 0 {
-				v[c+p.N] = -val
+				v[c+p.ringN] = -val
 			} else {
 				v[c] = val
 			}
@@ -112,13 +112,13 @@ type Scratch struct {
 func NewScratch(p Params) *Scratch {
 	r := p.ring
 	sc := &Scratch{
-		lwe:    make([]uint64, p.N+1),
+		lwe:    make([]uint64, p.ringN+1),
 		ksAcc:  make([]uint64, ksWidth(p.lit.LWEDim)),
-		ksOffs: make([]int32, p.N*p.DigKS),
+		ksOffs: make([]int32, p.ringN*p.digKS),
 		alpha:  make([]int32, p.lit.LWEDim+1),
-		cen:    make([]int64, p.N),
-		cen2:   make([]int64, p.N),
-		tabVal: make([]int64, p.N),
+		cen:    make([]int64, p.ringN),
+		cen2:   make([]int64, p.ringN),
+		tabVal: make([]int64, p.ringN),
 	}
 	for _, q := range []*ring.Poly2{&sc.accB, &sc.accA, &sc.cB, &sc.cA, &sc.pB, &sc.pA, &sc.mB, &sc.mA, &sc.tB, &sc.tA, &sc.uB, &sc.uA} {
 		*q = r.NewPoly()
@@ -142,7 +142,7 @@ func maxInt(a, b int) int {
 func (ev *Evaluator) NewRGSW() *RGSW { return newRGSW(ev.r, ev.p.lit.CBS.Digits) }
 
 func (ev *Evaluator) checkScratch(sc *Scratch) error {
-	if sc == nil || len(sc.lwe) != ev.p.N+1 || len(sc.alpha) != ev.p.lit.LWEDim+1 {
+	if sc == nil || len(sc.lwe) != ev.p.ringN+1 || len(sc.alpha) != ev.p.lit.LWEDim+1 {
 		return errors.New("cbs: scratch of another parameter set (use NewScratch(ev.Params()))")
 	}
 	return nil
@@ -150,7 +150,7 @@ func (ev *Evaluator) checkScratch(sc *Scratch) error {
 
 func (ev *Evaluator) checkRGSW(g *RGSW) error {
 	l := 2 * ev.p.lit.CBS.Digits
-	if g == nil || len(g.B) != l || len(g.A) != l || len(g.B[0][0]) != ev.p.N {
+	if g == nil || len(g.B) != l || len(g.A) != l || len(g.B[0][0]) != ev.p.ringN {
 		return errors.New("cbs: RGSW ciphertext of another parameter set (use Evaluator.NewRGSW)")
 	}
 	return nil
@@ -206,16 +206,16 @@ func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
 	p := ev.p
 	lq := uint(p.lit.LogQKS)
 	for i, a := range in.A {
-		sc.lwe[i] = modSwitchCoeff(a%p.Q, p.Q, lq)
+		sc.lwe[i] = modSwitchCoeff(a%p.q, p.q, lq)
 	}
-	sc.lwe[p.N] = modSwitchCoeff(in.B%p.Q, p.Q, lq)
+	sc.lwe[p.ringN] = modSwitchCoeff(in.B%p.q, p.q, lq)
 	sc.sink += keySwitchLWE(p, ev.ek, sc.lwe, sc.ksAcc, sc.ksOffs)
 	n := p.lit.LWEDim
 	shift := uint(p.lit.LogQKS - (p.lit.LogN + 1))
-	mask := uint64(p.QKS - 1)
+	mask := uint64(p.qks - 1)
 	for j := 0; j <= n; j++ {
 		x := (sc.ksAcc[j/4] >> (16 * uint(j%4))) & mask
-		sc.alpha[j] = int32(((x + (uint64(1)<<shift)/2) >> shift) % uint64(p.M))
+		sc.alpha[j] = int32(((x + (uint64(1)<<shift)/2) >> shift) % uint64(p.ringM))
 	}
 }
 
@@ -232,7 +232,7 @@ func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs 
 	for w := range acc {
 		acc[w] = 0
 	}
-	acc[n/4] = lwe[p.N] << (16 * uint(n%4))
+	acc[n/4] = lwe[p.ringN] << (16 * uint(n%4))
 	const hi = 0x8000800080008000
 	const lo = 0x7fff7fff7fff7fff
 	logB := uint(p.lit.LogBKS)
@@ -240,11 +240,11 @@ func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs 
 	dmask := uint64(B - 1)
 	W := ek.ksWords
 	cnt := 0
-	for i := 0; i < p.N; i++ {
+	for i := 0; i < p.ringN; i++ {
 		a := lwe[i]
-		for d := 0; d < p.DigKS; d++ {
+		for d := 0; d < p.digKS; d++ {
 			if v := int((a >> (uint(d) * logB)) & dmask); v != 0 {
-				offs[cnt] = int32(((i*p.DigKS+d)*(B-1) + v - 1) * W)
+				offs[cnt] = int32(((i*p.digKS+d)*(B-1) + v - 1) * W)
 				cnt++
 			}
 		}
@@ -277,7 +277,7 @@ func (ev *Evaluator) blindRotate(sc *Scratch) {
 	r := ev.r
 	p := ev.p
 	n := p.lit.LWEDim
-	M := p.M
+	M := p.ringM
 	g := p.lit.BR
 	l := g.Digits
 	r.MulByMonomial(ev.f, -int(sc.alpha[n]), sc.cB)

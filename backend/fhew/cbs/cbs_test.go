@@ -63,7 +63,7 @@ func rlwePhase(sk *SecretKey, B, A ring.Poly2) []int64 {
 	r.MulCoeffs(A, sk.zNTT, t)
 	r.Add(t, B, t)
 	r.Inverse(t, t)
-	out := make([]int64, sk.params.N)
+	out := make([]int64, sk.params.ringN)
 	r.Centered(t, out)
 	return out
 }
@@ -71,7 +71,7 @@ func rlwePhase(sk *SecretKey, B, A ring.Poly2) []int64 {
 // mulZ returns the centred coefficients of c·z (negacyclic schoolbook,
 // c·z small enough for int64 here: |c| < 2^50).
 func mulZ(sk *SecretKey, c int64) []int64 {
-	out := make([]int64, sk.params.N)
+	out := make([]int64, sk.params.ringN)
 	for i, zi := range sk.z {
 		out[i] = c * zi
 	}
@@ -95,11 +95,11 @@ func checkRGSW(t *testing.T, k *testKeys, g *RGSW, bit int) float64 {
 	t.Helper()
 	p := k.p
 	l := p.lit.CBS.Digits
-	Q := int64(p.Q)
+	Q := int64(p.q)
 	worst := 0.0
 	for j := 0; j < 2*l; j++ {
 		gj := int64(p.gadgetValue(p.lit.CBS, j%l))
-		want := make([]int64, p.N)
+		want := make([]int64, p.ringN)
 		if bit == 1 {
 			if j < l {
 				want[0] = gj
@@ -136,11 +136,11 @@ func TestCBSBothBits(t *testing.T) {
 					worst := checkRGSW(t, k, out, bit)
 					// Row noise must be far below the smallest gadget value's
 					// use: bound by 2^-12 of Q (the model's rows are ~2^-30).
-					if worst > float64(k.p.Q)/(1<<12) {
+					if worst > float64(k.p.q)/(1<<12) {
 						t.Fatalf("bit %d: row error %.3g too large (log2 %.1f)", bit, worst, math.Log2(worst))
 					}
 					if rep == 0 {
-						t.Logf("bit %d: largest row error 2^%.1f (Q = 2^%.1f)", bit, math.Log2(worst+1), math.Log2(float64(k.p.Q)))
+						t.Logf("bit %d: largest row error 2^%.1f (Q = 2^%.1f)", bit, math.Log2(worst+1), math.Log2(float64(k.p.q)))
 					}
 				}
 			}

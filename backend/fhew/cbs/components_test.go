@@ -47,7 +47,7 @@ func encryptCoeff(t *testing.T, k *testKeys, smp *sampler, m []int64, B, A ring.
 	msg := r.NewPoly()
 	r.SetCentered(m, msg)
 	r.Forward(msg, msg)
-	encryptRLWE(k.sk, smp, msg, make([]int64, k.p.N), B, A)
+	encryptRLWE(k.sk, smp, msg, make([]int64, k.p.ringN), B, A)
 	r.Inverse(B, B)
 	r.Inverse(A, A)
 }
@@ -74,13 +74,13 @@ func TestTrace(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(5, 6))
 	sc := NewScratch(k.p)
 	r := k.p.ring
-	Q := int64(k.p.Q)
-	m := randPoly(rng, k.p.N, 1<<50)
+	Q := int64(k.p.q)
+	m := randPoly(rng, k.p.ringN, 1<<50)
 	encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 	r.MulScalar(sc.tB, k.ev.nInv, sc.tB)
 	r.MulScalar(sc.tA, k.ev.nInv, sc.tA)
 	k.ev.trace(sc)
-	want := make([]int64, k.p.N)
+	want := make([]int64, k.p.ringN)
 	want[0] = m[0] // Tr(N^-1·m) = m_0
 	if e := maxErr(coeffPhase(k.sk, sc.tB, sc.tA), want, Q); e > 1<<30 {
 		t.Fatalf("trace: error 2^%.1f", math.Log2(e))
@@ -93,8 +93,8 @@ func TestSchemeSwitch(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(7, 8))
 	sc := NewScratch(k.p)
 	r := k.p.ring
-	Q := int64(k.p.Q)
-	m := make([]int64, k.p.N)
+	Q := int64(k.p.q)
+	m := make([]int64, k.p.ringN)
 	m[0] = rng.Int64N(1 << 45)
 	encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 	bNTT, oB, oA := r.NewPoly(), r.NewPoly(), r.NewPoly()
@@ -110,12 +110,12 @@ func TestCMux(t *testing.T) {
 	smp := newSampler([32]byte{3}, k.p.lit.Sigma)
 	rng := mrand.New(mrand.NewPCG(9, 10))
 	sc := NewScratch(k.p)
-	Q := int64(k.p.Q)
+	Q := int64(k.p.q)
 	g := k.ev.NewRGSW()
 	for bit := 0; bit < 2; bit++ {
-		encryptRGSWBit(k.sk, smp, bit, k.p.lit.CBS, make([]int64, k.p.N), g)
+		encryptRGSWBit(k.sk, smp, bit, k.p.lit.CBS, make([]int64, k.p.ringN), g)
 		for _, shift := range []int{1, 16, 255} {
-			m := randPoly(rng, k.p.N, int64(k.p.Q/2-1))
+			m := randPoly(rng, k.p.ringN, int64(k.p.q/2-1))
 			encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 			k.ev.cmux(g, shift, sc)
 			want := m
@@ -135,13 +135,13 @@ func TestExtraction(t *testing.T) {
 	rng := mrand.New(mrand.NewPCG(11, 12))
 	sc := NewScratch(k.p)
 	r := k.p.ring
-	m := randPoly(rng, k.p.N, int64(k.p.Q/2-1))
+	m := randPoly(rng, k.p.ringN, int64(k.p.q/2-1))
 	encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 	ph := coeffPhase(k.sk, sc.tB, sc.tA)
 	r.Centered(sc.tA, sc.cen)
 	r.Centered(sc.tB, sc.cen2)
 	w := NewWideBit(k.p)
-	for c := 0; c < k.p.N; c++ {
+	for c := 0; c < k.p.ringN; c++ {
 		extractLWE(k.p, sc.cen, sc.cen2, c, w)
 		got, err := k.sk.Phase(w)
 		if err != nil {
@@ -156,18 +156,18 @@ func TestExtraction(t *testing.T) {
 func TestModSwitchExact(t *testing.T) {
 	p, _ := NewParamsInsecure(ToyCBS)
 	rng := mrand.New(mrand.NewPCG(13, 14))
-	Q := new(big.Int).SetUint64(p.Q)
+	Q := new(big.Int).SetUint64(p.q)
 	for i := 0; i < 2000; i++ {
-		x := rng.Uint64N(p.Q)
+		x := rng.Uint64N(p.q)
 		if i < 4 {
-			x = []uint64{0, 1, p.Q - 1, p.Q / 2}[i]
+			x = []uint64{0, 1, p.q - 1, p.q / 2}[i]
 		}
 		// round(x·2^16/Q) = floor((x·2^16 + floor(Q/2))/Q)
 		v := new(big.Int).Lsh(new(big.Int).SetUint64(x), 16)
 		v.Add(v, new(big.Int).Rsh(Q, 1))
 		v.Div(v, Q)
 		want := v.Uint64() & 0xffff
-		if got := modSwitchCoeff(x, p.Q, 16); got != want {
+		if got := modSwitchCoeff(x, p.q, 16); got != want {
 			t.Fatalf("modSwitch(%d) = %d, want %d", x, got, want)
 		}
 	}
@@ -181,21 +181,21 @@ func TestKeySwitchAndBlindRotation(t *testing.T) {
 	p := k.p
 	sc := NewScratch(p)
 	w := NewWideBit(p)
-	Q := int64(p.Q)
-	fc := make([]int64, p.N)
+	Q := int64(p.q)
+	fc := make([]int64, p.ringN)
 	p.ring.Centered(k.ev.f, fc)
 	for bit := 0; bit < 2; bit++ {
 		if err := k.enc.Encrypt(bit == 1, w); err != nil {
 			t.Fatal(err)
 		}
 		k.ev.toSmallLWE(w, sc)
-		M := int64(p.M)
+		M := int64(p.ringM)
 		phi := int64(sc.alpha[p.lit.LWEDim])
 		for i, s := range k.sk.s {
 			phi += int64(sc.alpha[i]) * s
 		}
 		phi = ((phi % M) + M) % M
-		e := phi - int64(bit)*int64(p.N)
+		e := phi - int64(bit)*int64(p.ringN)
 		if e > M/2 {
 			e -= M
 		}

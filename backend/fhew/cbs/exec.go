@@ -119,7 +119,7 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	}
 	for _, t := range plan.Tables {
 		if len(t.In) > p.lit.LogN {
-			return nil, fmt.Errorf("cbs: a table of %d inputs does not fit N = %d", len(t.In), p.N)
+			return nil, fmt.Errorf("cbs: a table of %d inputs does not fit N = %d", len(t.In), p.ringN)
 		}
 	}
 	threads := opt.Threads
@@ -234,9 +234,9 @@ func formInto(p Params, f *ir.LinearForm, sig []*WideBit, out *WideBit) {
 	for _, s := range f.Terms {
 		w := sig[s]
 		for i, a := range w.A {
-			out.A[i] = addModQ(out.A[i], a, p.Q)
+			out.A[i] = addModQ(out.A[i], a, p.q)
 		}
-		out.B = addModQ(out.B, w.B, p.Q)
+		out.B = addModQ(out.B, w.B, p.q)
 	}
 }
 

@@ -27,7 +27,7 @@ func NewSecretKey(p Params) (*SecretKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk := &SecretKey{params: p, z: make([]int64, p.N), s: make([]int64, p.lit.LWEDim)}
+	sk := &SecretKey{params: p, z: make([]int64, p.ringN), s: make([]int64, p.lit.LWEDim)}
 	for i := range sk.z {
 		sk.z[i] = smp.ternary()
 	}
@@ -84,7 +84,7 @@ func (ek *EvaluationKey) Params() Params { return ek.params }
 // SizeBytes returns the key's size in memory.
 func (ek *EvaluationKey) SizeBytes() int {
 	p := ek.params
-	poly := 2 * 4 * p.N
+	poly := 2 * 4 * p.ringN
 	n := len(ek.ks) * 8
 	n += len(ek.brk) * 2 * 4 * p.lit.BR.Digits * poly
 	n += (len(ek.trace) + 1) * 2 * p.lit.Trace.Digits * poly
@@ -153,7 +153,7 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 		return nil, err
 	}
 	ek := &EvaluationKey{params: p}
-	e := make([]int64, p.N)
+	e := make([]int64, p.ringN)
 	genLWEKeySwitch(sk, smp, ek)
 	n := p.lit.LWEDim
 	ek.brk = make([][2]*RGSW, n)
@@ -196,12 +196,12 @@ func genLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
 	B := 1 << p.lit.LogBKS
 	W := ksWidth(n)
 	ek.ksWords = W
-	rows := p.N * p.DigKS * (B - 1)
+	rows := p.ringN * p.digKS * (B - 1)
 	ek.ks = make([]uint64, rows*W)
-	mask := uint64(p.QKS - 1)
+	mask := uint64(p.qks - 1)
 	lane := make([]uint64, 4*W)
-	for i := 0; i < p.N; i++ {
-		for d := 0; d < p.DigKS; d++ {
+	for i := 0; i < p.ringN; i++ {
+		for d := 0; d < p.digKS; d++ {
 			for v := 1; v < B; v++ {
 				for j := range lane {
 					lane[j] = 0
@@ -214,7 +214,7 @@ func genLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
 				}
 				msg := uint64(v) << uint(d*p.lit.LogBKS) * uint64(sk.z[i])
 				lane[n] = (uint64(smp.gaussian()) + msg - dot) & mask
-				row := ek.ks[((i*p.DigKS+d)*(B-1)+v-1)*W:]
+				row := ek.ks[((i*p.digKS+d)*(B-1)+v-1)*W:]
 				for w := 0; w < W; w++ {
 					row[w] = lane[4*w] | lane[4*w+1]<<16 | lane[4*w+2]<<32 | lane[4*w+3]<<48
 				}

@@ -70,8 +70,8 @@ const ternaryVar = 2.0 / 3.0
 // Noise returns the set's noise model.
 func (p Params) Noise() Noise {
 	l := p.lit
-	N := float64(p.N)
-	Q := float64(p.Q)
+	N := float64(p.ringN)
+	Q := float64(p.q)
 	s2 := l.Sigma * l.Sigma
 	var nm Noise
 	// Blind rotation: per nonzero s_i two external products share the
@@ -102,10 +102,10 @@ func (p Params) Noise() Noise {
 	nm.CMuxDigits = digitVar(l.CBS, Q) * (nm.RowBEnergy + N*nm.RowA)
 	nm.CMuxRound = roundVar(l.CBS) * (1 + ternaryVar*N)
 	nm.CMux = nm.CMuxDigits + nm.CMuxRound
-	qks := float64(p.QKS)
+	qks := float64(p.qks)
 	bks := math.Ldexp(1, l.LogBKS)
 	// Zero digits select no key row (their noise is absent).
-	nm.KeySwitch = N * float64(p.DigKS) * (1 - 1/bks) * s2
+	nm.KeySwitch = N * float64(p.digKS) * (1 - 1/bks) * s2
 	nm.ModSwitch = (1 + ternaryVar*N) / 12
 	_ = qks
 	nm.Round = (1 + ternaryVar*float64(l.LWEDim)) / 12
@@ -127,7 +127,7 @@ func (p Params) TableOutputVarOnes(k, ones int) float64 {
 		return 0
 	}
 	nm := p.Noise()
-	first := digitVar(p.lit.CBS, float64(p.Q)) * nm.RowBEnergy
+	first := digitVar(p.lit.CBS, float64(p.q)) * nm.RowBEnergy
 	return first + float64(k-1)*nm.CMuxDigits + float64(ones)*nm.CMuxRound
 }
 
@@ -136,9 +136,9 @@ func (p Params) TableOutputVarOnes(k, ones int) float64 {
 // (mod Q; a XOR of wide bits adds their variances).
 func (p Params) PhaseVar(inVar float64) float64 {
 	nm := p.Noise()
-	m := float64(p.M)
-	sq := m / float64(p.Q)
-	sk := m / float64(p.QKS)
+	m := float64(p.ringM)
+	sq := m / float64(p.q)
+	sk := m / float64(p.qks)
 	return inVar*sq*sq + (nm.KeySwitch+nm.ModSwitch)*sk*sk + nm.Round
 }
 
@@ -198,7 +198,7 @@ func (p Params) TableFailureLog2(terms []int) float64 {
 // DecryptFailureLog2 returns log2 of the probability that a wide bit with
 // noise variance v (mod Q) decrypts wrongly (margin Q/4).
 func (p Params) DecryptFailureLog2(v float64) float64 {
-	return log2Erfc(float64(p.Q) / 4 / math.Sqrt(2*v))
+	return log2Erfc(float64(p.q) / 4 / math.Sqrt(2*v))
 }
 
 // log2Erfc returns log2(erfc(x)) without underflow for large x

@@ -26,9 +26,9 @@ func TestNoiseMeasured128(t *testing.T) {
 	nm := p.Noise()
 	sc := NewScratch(p)
 	w := NewWideBit(p)
-	Q := int64(p.Q)
-	M := int64(p.M)
-	fc := make([]int64, p.N)
+	Q := int64(p.q)
+	M := int64(p.ringM)
+	fc := make([]int64, p.ringN)
 	p.ring.Centered(k.ev.f, fc)
 	var phase, br, rowB, rowA, out stat
 	outModel := 0.0 // Σ over table samples of the model for that input
@@ -44,7 +44,7 @@ func TestNoiseMeasured128(t *testing.T) {
 			phi += int64(sc.alpha[i]) * s
 		}
 		phi = ((phi % M) + M) % M
-		e := phi - int64(bit)*int64(p.N)
+		e := phi - int64(bit)*int64(p.ringN)
 		if e > M/2 {
 			e -= M
 		}
@@ -68,7 +68,7 @@ func TestNoiseMeasured128(t *testing.T) {
 				rowB.add(float64(centre(got[0]-int64(bit)*gj, Q)))
 				got = rlwePhase(k.sk, g.B[l+j], g.A[l+j])
 				want := mulZ(k.sk, int64(bit)*gj)
-				for c := 0; c < p.N; c += 64 {
+				for c := 0; c < p.ringN; c += 64 {
 					rowA.add(float64(centre(got[c]-want[c], Q)))
 				}
 			}

@@ -16,7 +16,7 @@ func TestNoiseModel128(t *testing.T) {
 	nm := p.Noise()
 	t.Logf("BR σ 2^%.1f, trace 2^%.1f, rows B/A 2^%.1f/2^%.1f, CMux 2^%.1f, 8-input output 2^%.1f (of Q = 2^%.1f)",
 		0.5*math.Log2(nm.BR), 0.5*math.Log2(nm.Trace), 0.5*math.Log2(nm.RowB), 0.5*math.Log2(nm.RowA),
-		0.5*math.Log2(nm.CMux), 0.5*math.Log2(p.TableOutputVar(8)), math.Log2(float64(p.Q)))
+		0.5*math.Log2(nm.CMux), 0.5*math.Log2(p.TableOutputVar(8)), math.Log2(float64(p.q)))
 	t.Logf("phase σ (1/2N units) fresh %.1f, 18 terms %.1f; window half-width %d", math.Sqrt(p.PhaseVar(nm.Fresh)),
 		math.Sqrt(p.PhaseVar(18*p.TableOutputVar(8))), p.WindowHalfWidth())
 	mt := p.MaxTerms(-50)
@@ -74,7 +74,7 @@ func TestDigitVarMeasured(t *testing.T) {
 			dig[j] = r.NewPoly()
 		}
 		sum, n := 0.0, 0
-		cen := make([]int64, p.N)
+		cen := make([]int64, p.ringN)
 		for rep := 0; rep < 20; rep++ {
 			smp.uniformPoly(r, in)
 			r.Decompose(in, g.LogB, g.Digits, g.Drop, dig)
@@ -84,9 +84,9 @@ func TestDigitVarMeasured(t *testing.T) {
 					sum += float64(d) * float64(d)
 				}
 			}
-			n += p.N
+			n += p.ringN
 		}
-		got, want := sum/float64(n), digitVar(g, float64(p.Q))
+		got, want := sum/float64(n), digitVar(g, float64(p.q))
 		if got/want < 0.9 || got/want > 1.1 {
 			t.Fatalf("gadget %v: Σ Var(d_j) measured %.4g, model %.4g", g, got, want)
 		}
@@ -156,7 +156,7 @@ func TestBadInputs(t *testing.T) {
 		{[]*RGSW{g, g, g}, [][]uint64{{1, 2}}, []*WideBit{w}},
 		{[]*RGSW{g, g, g}, tab, nil},
 		{[]*RGSW{g, nil, g}, tab, []*WideBit{w}},
-		{[]*RGSW{g, g, g}, tab, []*WideBit{NewWideBit(Params{N: 4})}},
+		{[]*RGSW{g, g, g}, tab, []*WideBit{NewWideBit(Params{ringN: 4})}},
 	}
 	for i, c := range cases {
 		if err := k.ev.EvalTable(c.in, c.tabs, c.out, sc); err == nil {

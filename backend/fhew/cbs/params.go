@@ -138,19 +138,26 @@ var ErrInsecure = errors.New("cbs: insecure parameter set (use NewParamsInsecure
 
 // Params is a validated, immutable parameter set.
 type Params struct {
-	lit    ParamsLiteral
-	ring   *ring.RNS2
-	N      int    // ring degree
-	M      int    // 2N, the blind rotation's modulus
-	Q      uint64 // Q0·Q1
-	LogQ   int    // bit length of Q
-	QKS    int    // 2^LogQKS
-	DigKS  int    // digits of the LWE key switch
-	window int    // spacing of the CBS test polynomial's windows
-	half   int    // half-width of a window (phase error bound, exclusive)
+	lit   ParamsLiteral
+	ring  *ring.RNS2
+	ringN int    // ring degree N
+	ringM int    // 2N, the blind rotation's modulus
+	q     uint64 // Q0·Q1
+	logQ  int    // bit length of Q
+	qks   int    // 2^LogQKS
+	digKS int    // digits of the LWE key switch
+	// window is the spacing of the CBS test polynomial's windows, half
+	// their half-width (the phase error bound, exclusive).
+	window, half int
 
 	traceConst, traceEnergy float64 // traceGains(LogN)
 }
+
+// N returns the ring degree (the wide-bit dimension).
+func (p Params) N() int { return p.ringN }
+
+// Q returns the ring modulus Q = Q0·Q1.
+func (p Params) Q() uint64 { return p.q }
 
 // NewParams validates lit; insecure sets are refused.
 func NewParams(lit ParamsLiteral) (Params, error) {
@@ -223,8 +230,8 @@ func newParams(l ParamsLiteral) (Params, error) {
 	if w < 8 {
 		return bad("%d CBS levels leave windows of %d coefficients", l.CBS.Digits, w)
 	}
-	p := Params{lit: l, ring: r, N: N, M: 2 * N, Q: Q, LogQ: logQ, QKS: 1 << l.LogQKS,
-		DigKS: (l.LogQKS + l.LogBKS - 1) / l.LogBKS, window: w, half: w / 2}
+	p := Params{lit: l, ring: r, ringN: N, ringM: 2 * N, q: Q, logQ: logQ, qks: 1 << l.LogQKS,
+		digKS: (l.LogQKS + l.LogBKS - 1) / l.LogBKS, window: w, half: w / 2}
 	p.traceConst, p.traceEnergy = traceGains(l.LogN)
 	return p, nil
 }
@@ -246,11 +253,11 @@ func (p Params) Levels() int { return p.lit.CBS.Digits }
 func (p Params) WindowHalfWidth() int { return p.half }
 
 // Delta returns round(Q/2), the encoding of a 1 bit.
-func (p Params) Delta() uint64 { return (p.Q + 1) / 2 }
+func (p Params) Delta() uint64 { return (p.q + 1) / 2 }
 
 // gadgetValue returns g_j = 2^(Drop + j·LogB) mod Q.
 func (p Params) gadgetValue(g Gadget, j int) uint64 {
-	return (uint64(1) << uint(g.Drop+j*g.LogB)) % p.Q
+	return (uint64(1) << uint(g.Drop+j*g.LogB)) % p.q
 }
 
 // maxDigits bounds every gadget's digit count (scratch sizes).
@@ -260,4 +267,4 @@ const maxDigits = 12
 func (p Params) Ring() *ring.RNS2 { return p.ring }
 
 // valid reports whether p came from NewParams (the zero Params is not).
-func (p Params) valid() bool { return p.N != 0 }
+func (p Params) valid() bool { return p.ringN != 0 }

@@ -12,7 +12,7 @@ const MaxTableInputs = 8
 // OutputsPerPoly returns how many k-input table outputs one vertical-packing
 // polynomial holds (N / 2^k); more outputs take several CMux trees on the
 // same RGSW inputs.
-func (p Params) OutputsPerPoly(k int) int { return p.N >> uint(k) }
+func (p Params) OutputsPerPoly(k int) int { return p.ringN >> uint(k) }
 
 // EvalTable evaluates a table by vertical packing: in[j] = RGSW(x_j), the
 // input index is x = Σ_j x_j·2^j, tables[t] holds output t's 2^k bits
@@ -66,7 +66,7 @@ func (ev *Evaluator) packTables(k int, tables [][]uint64, sc *Scratch) {
 	for i := range v {
 		v[i] = 0
 	}
-	one := -int64((ev.p.Q - 1) / 2) // ≡ round(Q/2) mod Q, centred
+	one := -int64((ev.p.q - 1) / 2) // ≡ round(Q/2) mod Q, centred
 	size := 1 << uint(k)
 	for t, tab := range tables {
 		for x := 0; x < size; x++ {
@@ -137,14 +137,14 @@ func (ev *Evaluator) extractOutputs(k int, out []*WideBit, sc *Scratch) {
 // coefficient c of the phase B + A·z of a centred coefficient-domain RLWE:
 // a_i = A_{c-i} for i <= c, -A_{N+c-i} for i > c; b = B_c.
 func extractLWE(p Params, A, B []int64, c int, out *WideBit) {
-	Q := int64(p.Q)
+	Q := int64(p.q)
 	toQ := func(x int64) uint64 {
 		if x < 0 {
 			x += Q
 		}
 		return uint64(x)
 	}
-	N := p.N
+	N := p.ringN
 	for i := 0; i <= c; i++ {
 		out.A[i] = toQ(A[c-i])
 	}

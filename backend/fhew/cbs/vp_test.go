@@ -244,7 +244,7 @@ func TestXorThenCBS(t *testing.T) {
 			if err := k.ev.CBS(acc, out, sc); err != nil {
 				t.Fatal(err)
 			}
-			if e := checkRGSW(t, k, out, par); e > float64(k.p.Q)/(1<<12) {
+			if e := checkRGSW(t, k, out, par); e > float64(k.p.q)/(1<<12) {
 				t.Fatalf("XOR of %d terms: row error 2^%.1f", terms, log2(e))
 			}
 		}

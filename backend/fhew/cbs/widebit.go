@@ -16,12 +16,12 @@ type WideBit struct {
 }
 
 // NewWideBit returns a zero (trivial 0) wide bit for p.
-func NewWideBit(p Params) *WideBit { return &WideBit{A: make([]uint64, p.N)} }
+func NewWideBit(p Params) *WideBit { return &WideBit{A: make([]uint64, p.ringN)} }
 
 // checkWide reports whether w has p's shape.
 func checkWide(p Params, w *WideBit) error {
-	if w == nil || len(w.A) != p.N {
-		return fmt.Errorf("cbs: wide bit of dimension %d, want %d", wideLen(w), p.N)
+	if w == nil || len(w.A) != p.ringN {
+		return fmt.Errorf("cbs: wide bit of dimension %d, want %d", wideLen(w), p.ringN)
 	}
 	return nil
 }
@@ -67,7 +67,7 @@ func (enc *Encryptor) Encrypt(bit bool, out *WideBit) error {
 	if err := checkWide(p, out); err != nil {
 		return err
 	}
-	Q := p.Q
+	Q := p.q
 	var dot uint64
 	for i := range out.A {
 		a := enc.smp.uniformMod(Q)
@@ -95,7 +95,7 @@ func (sk *SecretKey) Phase(w *WideBit) (int64, error) {
 	if err := checkWide(p, w); err != nil {
 		return 0, err
 	}
-	Q := p.Q
+	Q := p.q
 	ph := w.B % Q
 	for i, a := range w.A {
 		switch sk.z[i] {
@@ -120,7 +120,7 @@ func (sk *SecretKey) Decrypt(w *WideBit) (bool, error) {
 	if ph < 0 {
 		ph = -ph
 	}
-	return uint64(ph) > sk.params.Q/4, nil
+	return uint64(ph) > sk.params.q/4, nil
 }
 
 // NoiseOf returns the error of w as an encryption of bit (centred).
@@ -129,7 +129,7 @@ func (sk *SecretKey) NoiseOf(w *WideBit, bit bool) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	Q := sk.params.Q
+	Q := sk.params.q
 	u := uint64(ph+int64(Q)) % Q
 	if bit {
 		u = (u + Q - sk.params.Delta()) % Q
@@ -148,7 +148,7 @@ func XorInto(p Params, acc, in *WideBit) error {
 	if err := checkWide(p, in); err != nil {
 		return err
 	}
-	Q := p.Q
+	Q := p.q
 	for i, a := range in.A {
 		acc.A[i] = addModQ(acc.A[i], a, Q)
 	}
@@ -157,7 +157,7 @@ func XorInto(p Params, acc, in *WideBit) error {
 }
 
 // NotInPlace flips the bit w encrypts.
-func NotInPlace(p Params, w *WideBit) { w.B = addModQ(w.B%p.Q, p.Delta(), p.Q) }
+func NotInPlace(p Params, w *WideBit) { w.B = addModQ(w.B%p.q, p.Delta(), p.q) }
 
 // modSwitchCoeff returns round(x·2^logQKS/Q) mod 2^logQKS, exactly.
 func modSwitchCoeff(x, Q uint64, logQKS uint) uint64 {
