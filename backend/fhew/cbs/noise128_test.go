@@ -135,3 +135,55 @@ type stat struct {
 func (s *stat) add(x float64) { s.n++; s.s2 += x * x }
 
 func (s stat) variance() float64 { return s.s2 / float64(s.n) }
+
+// TestCorrect128 is the toy sets' correctness checks at STD128_CBS: CBS of
+// both bits (every RGSW row decrypted), the S-box by vertical packing on 24
+// random inputs and a XOR of 17 fresh bits then CBS (AES's largest forms).
+// Opt-in with HCC_CBS_128=1 (about 10 s).
+func TestCorrect128(t *testing.T) {
+	if os.Getenv("HCC_CBS_128") != "1" {
+		t.Skip("set HCC_CBS_128=1 to run the STD128_CBS correctness checks")
+	}
+	k := keys128(t)
+	sc := NewScratch(k.p)
+	g := k.ev.NewRGSW()
+	w := NewWideBit(k.p)
+	for bit := 0; bit < 2; bit++ {
+		if err := k.enc.Encrypt(bit == 1, w); err != nil {
+			t.Fatal(err)
+		}
+		if err := k.ev.CBS(w, g, sc); err != nil {
+			t.Fatal(err)
+		}
+		if e := checkRGSW(t, k, g, bit); e > 8*math.Sqrt(k.p.Noise().RowB)*4 {
+			t.Fatalf("bit %d: row error 2^%.1f", bit, math.Log2(e))
+		}
+	}
+	acc := NewWideBit(k.p)
+	par := 0
+	for i := 0; i < 17; i++ {
+		b := i % 3 & 1
+		par ^= b
+		if err := k.enc.Encrypt(b == 1, w); err != nil {
+			t.Fatal(err)
+		}
+		if err := XorInto(k.p, acc, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := k.ev.CBS(acc, g, sc); err != nil {
+		t.Fatal(err)
+	}
+	if e := checkRGSW(t, k, g, par); e > 8*math.Sqrt(k.p.Noise().RowB)*4 {
+		t.Fatalf("XOR of 17: row error 2^%.1f", math.Log2(e))
+	}
+	sb := sbox()
+	tabs := tablesOf(8, 8, func(x int) uint64 { return uint64(sb[x]) })
+	rg, outs := newBuffers(k, 8, 8)
+	for rep := 0; rep < 24; rep++ {
+		x := (rep*101 + 7) % 256
+		if got := evalEncrypted(t, k, x, 8, tabs, sc, rg, outs); got != uint64(sb[x]) {
+			t.Fatalf("S(%#02x) = %#02x, want %#02x", x, got, sb[x])
+		}
+	}
+}
