@@ -192,22 +192,27 @@ func envFloat(t *testing.T, name string, def float64) float64 {
 // TestWideTable prints, per circuit, today's FHEW mapping (optimize.ForLUTs
 // at STD128_LOWFAIL_T with multi-output bootstraps, in bootstraps = NAND
 // times) beside the wide-table plan (tables, CBS, refreshes, projected
-// NAND-equivalents at HCC_WIDE_CBS NAND-times per CBS, default 6, and
-// HCC_WIDE_MAXTERMS, default 12), with both mapping times. The default run
-// takes the small circuits; the full table is opt-in:
+// NAND-equivalents at HCC_WIDE_CBS NAND-times per CBS, default 6,
+// HCC_WIDE_TABLECOST per packed polynomial and HCC_WIDE_OUTCOST per output,
+// default 0.2 each, and HCC_WIDE_MAXTERMS, default 12), with both mapping
+// times. The default run takes the small circuits; the full table is opt-in
+// (the second line: backend/fhew/cbs's measured costs at STD128_CBS):
 //
 //	HCC_WIDE_TABLE=1 go test ./tests -run WideTable -v -timeout 60m
+//	HCC_WIDE_TABLE=1 HCC_WIDE_CBS=3 HCC_WIDE_TABLECOST=0.05 HCC_WIDE_OUTCOST=0.001 HCC_WIDE_MAXTERMS=309 go test ./tests -run WideTable -v -timeout 60m
 func TestWideTable(t *testing.T) {
 	full := os.Getenv("HCC_WIDE_TABLE") != ""
 	cbs := envFloat(t, "HCC_WIDE_CBS", 6)
 	maxTerms := int(envFloat(t, "HCC_WIDE_MAXTERMS", 12))
+	tableCost := envFloat(t, "HCC_WIDE_TABLECOST", 0.2)
+	outCost := envFloat(t, "HCC_WIDE_OUTCOST", 0.2)
 	p, err := fhew.ParamsByName("STD128_LOWFAIL_T", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := optimize.WideOptions{CBSCost: cbs, MaxTerms: maxTerms}
+	opt := optimize.WideOptions{CBSCost: cbs, MaxTerms: maxTerms, TableCost: tableCost, OutCost: outCost}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "CBS = %g NAND, MaxTerms = %d, table/packing 0.2, output 0.2\n", cbs, maxTerms)
+	fmt.Fprintf(&sb, "CBS = %g NAND, MaxTerms = %d, packing %g, output %g\n", cbs, maxTerms, tableCost, outCost)
 	sb.WriteString("| circuit | FHEW bootstraps | FHEW map s | tables | CBS | refreshes | outputs | max k | wide NAND-eq | wide/FHEW | wide map s |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, e := range wideCircuits(t, full) {
