@@ -2,6 +2,7 @@ package cbs
 
 import (
 	"errors"
+	"math/bits"
 
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
@@ -177,8 +178,22 @@ func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 	r.Inverse(sc.accB, sc.cB)
 	r.Inverse(sc.accA, sc.cA)
 	l := ev.p.lit.CBS.Digits
+	// The trace steps with automorphisms 2^k + 1, k > log2 ℓ_c, keep every
+	// multiple of W = N/ℓ_c when ℓ_c is a power of two, and they commute
+	// with X^{-jW}; so they run once for all levels (on N^-1·ACC) and only
+	// the last log2 ℓ_c steps run per level (ℓ_c = 2: 10 + 2·1 key
+	// switches instead of 2·11). Otherwise every level runs the full trace.
+	shared := 0
+	if l&(l-1) == 0 {
+		shared = ev.p.lit.LogN - bits.TrailingZeros(uint(l))
+		r.MulScalar(sc.cB, ev.nInv, sc.tB)
+		r.MulScalar(sc.cA, ev.nInv, sc.tA)
+		ev.trace(sc, ev.p.lit.LogN, ev.p.lit.LogN-shared+1)
+		copyPoly(sc.tB, sc.cB)
+		copyPoly(sc.tA, sc.cA)
+	}
 	for j := 0; j < l; j++ {
-		ev.levelRLWE(j, sc)
+		ev.levelRLWE(j, shared, sc)
 		// Row j: RLWE(b·g_j) in the NTT domain.
 		r.Forward(sc.tB, out.B[j])
 		r.Forward(sc.tA, out.A[j])
@@ -187,16 +202,25 @@ func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 	return nil
 }
 
+func copyPoly(from, to ring.Poly2) {
+	copy(to[0], from[0])
+	copy(to[1], from[1])
+}
+
 // levelRLWE leaves RLWE(b·g_j) (coefficient domain) in sc.tB, sc.tA from
-// the blind-rotated accumulator in sc.cB, sc.cA.
-func (ev *Evaluator) levelRLWE(j int, sc *Scratch) {
+// the blind-rotated accumulator in sc.cB, sc.cA, of which the first shared
+// trace steps (and the scaling by N^-1) have already been applied when
+// shared > 0.
+func (ev *Evaluator) levelRLWE(j, shared int, sc *Scratch) {
 	r := ev.r
 	c := j * ev.p.window
 	r.MulByMonomial(sc.cB, -c, sc.tB)
 	r.MulByMonomial(sc.cA, -c, sc.tA)
-	r.MulScalar(sc.tB, ev.nInv, sc.tB)
-	r.MulScalar(sc.tA, ev.nInv, sc.tA)
-	ev.trace(sc)
+	if shared == 0 {
+		r.MulScalar(sc.tB, ev.nInv, sc.tB)
+		r.MulScalar(sc.tA, ev.nInv, sc.tA)
+	}
+	ev.trace(sc, ev.p.lit.LogN-shared, 1)
 	r.AddScalarConst(sc.tB, ev.halfG[j], sc.tB)
 }
 
@@ -310,15 +334,15 @@ func (ev *Evaluator) blindRotate(sc *Scratch) {
 	}
 }
 
-// trace replaces (sc.tB, sc.tA) (coefficient domain) by its trace
-// Tr_{K/Q}: for k = log N down to 1, ct += KS(τ_{2^k+1}(ct)), so every
-// coefficient but the constant one cancels and the constant is multiplied
-// by N (the caller pre-multiplies by N^-1).
-func (ev *Evaluator) trace(sc *Scratch) {
+// trace applies the trace steps kHi down to kLo to (sc.tB, sc.tA)
+// (coefficient domain): ct += KS(τ_{2^k+1}(ct)). All steps (log N .. 1)
+// give Tr_{K/Q}: every coefficient but the constant one cancels and the
+// constant is multiplied by N (the caller pre-multiplies by N^-1).
+func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 	r := ev.r
 	g := ev.p.lit.Trace
 	dig := sc.dig[:g.Digits]
-	for k := ev.p.lit.LogN; k >= 1; k-- {
+	for k := kHi; k >= kLo; k-- {
 		t := uint64(1)<<uint(k) + 1
 		r.AutomorphismCoeff(sc.tB, t, sc.uB)
 		r.AutomorphismCoeff(sc.tA, t, sc.uA)

@@ -79,7 +79,7 @@ func TestTrace(t *testing.T) {
 	encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 	r.MulScalar(sc.tB, k.ev.nInv, sc.tB)
 	r.MulScalar(sc.tA, k.ev.nInv, sc.tA)
-	k.ev.trace(sc)
+	k.ev.trace(sc, k.p.lit.LogN, 1)
 	want := make([]int64, k.p.ringN)
 	want[0] = m[0] // Tr(N^-1·m) = m_0
 	if e := maxErr(coeffPhase(k.sk, sc.tB, sc.tA), want, Q); e > 1<<30 {
