@@ -1,7 +1,9 @@
 package optimize
 
 import (
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -202,5 +204,37 @@ func TestMapWideTrivialOutputs(t *testing.T) {
 	planEquivalent(t, c, p)
 	if s := p.Stats(); s.Tables > 1 {
 		t.Fatalf("%v: at most one table (x ∧ ¬x) expected", s)
+	}
+}
+
+// TestMapWideDeterministic: the same circuit and options give the same
+// plan (no map-order dependence), and PlanCost prices it as documented.
+func TestMapWideDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	c := circuittest.Random(t, rng, circuittest.Config{Inputs: 12, Gates: 150, Outputs: 8, Window: 10})
+	a, err := MapWide(c, WideOptions{MaxTerms: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := MapWide(c, WideOptions{MaxTerms: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs gave different plans")
+	}
+	o := WideOptions{CBSCost: 2, TableCost: 0.5, OutCost: 0.25, PackSlots: 256}
+	got, err := o.PlanCost(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := a.Stats()
+	want := 2*float64(s.DistinctIn) + 0.25*float64(s.TableOuts)
+	for _, tb := range a.Tables {
+		per := 256 >> len(tb.In)
+		want += 0.5 * float64((len(tb.Out)+per-1)/per)
+	}
+	if math.Abs(got-want) > 1e-9 {
+		t.Fatalf("PlanCost = %g, want %g", got, want)
 	}
 }
