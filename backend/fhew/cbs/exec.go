@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/hcc-fhe/hcc/ir"
 )
+
+// maxPlanBytes bounds the memory of a plan's wide bits (EvalPlan).
+const maxPlanBytes = 16 << 30
 
 // EvalOptions tunes EvalPlan.
 type EvalOptions struct {
@@ -121,6 +123,13 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 		if len(t.In) > p.lit.LogN {
 			return nil, fmt.Errorf("cbs: a table of %d inputs does not fit N = %d", len(t.In), p.ringN)
 		}
+	}
+	// Every table output is a wide bit of 8(N+1) bytes; refuse plans that
+	// cannot fit instead of failing inside the allocator.
+	outs := plan.NumSignals() - plan.NumInputs
+	if need := uint64(outs) * uint64(p.ringN+1) * 8; need > maxPlanBytes {
+		return nil, fmt.Errorf("cbs: plan %q has %d table outputs: %d MiB of wide bits, more than %d MiB",
+			plan.Name, outs, need>>20, uint64(maxPlanBytes)>>20)
 	}
 	threads := opt.Threads
 	if threads <= 0 {
@@ -244,19 +253,13 @@ func formInto(p Params, f *ir.LinearForm, sig []*WideBit, out *WideBit) {
 // (worker ids 0..threads-1, each used by one goroutine at a time), stopping
 // at the first error or when ctx is done.
 func parallel(ctx context.Context, threads, n int, fn func(w, i int) error) error {
-	if n == 0 {
-		return ctx.Err()
-	}
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64
-	var once sync.Once
 	for w := 0; w < min(threads, n); w++ {
 		g.Go(func() error {
 			for {
 				if err := gctx.Err(); err != nil {
-					var e error
-					once.Do(func() { e = err })
-					return e
+					return err
 				}
 				i := int(next.Add(1)) - 1
 				if i >= n {

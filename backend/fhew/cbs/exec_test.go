@@ -165,6 +165,19 @@ func TestEvalPlanErrors(t *testing.T) {
 	if _, err := k.ev.EvalPlan(ctx, &broken, in, EvalOptions{}); !errors.Is(err, ir.ErrInvalidPlan) {
 		t.Errorf("invalid plan: %v, want ErrInvalidPlan", err)
 	}
+	huge := &ir.WidePlan{Name: "huge", Inputs: []ir.Bus{{Name: "x", Width: 1}}, NumInputs: 1,
+		Outputs: []ir.Bus{{Name: "y", Width: 1}}, OutForms: []ir.LinearForm{{Terms: []int32{0}}}}
+	big := ir.WideTable{In: []ir.LinearForm{{Terms: []int32{0}}}, Out: make([][]uint64, 1<<22)}
+	for o := range big.Out {
+		big.Out[o] = []uint64{2}
+	}
+	huge.Tables = []ir.WideTable{big}
+	if err := huge.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.ev.EvalPlan(ctx, huge, in[:1], EvalOptions{}); err == nil {
+		t.Error("plan with 2^22 table outputs (16 GiB of wide bits) accepted")
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := k.ev.EvalPlan(cctx, plan, in, EvalOptions{}); !errors.Is(err, context.Canceled) {

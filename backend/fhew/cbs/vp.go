@@ -93,8 +93,6 @@ func (ev *Evaluator) cmuxTree(in []*RGSW, sc *Scratch) {
 // domain in and out).
 func (ev *Evaluator) cmux(g *RGSW, shift int, sc *Scratch) {
 	r := ev.r
-	gd := ev.p.lit.CBS
-	l := gd.Digits
 	r.MulByMonomial(sc.tB, -shift, sc.uB)
 	r.Sub(sc.uB, sc.tB, sc.uB)
 	r.MulByMonomial(sc.tA, -shift, sc.uA)
@@ -102,7 +100,6 @@ func (ev *Evaluator) cmux(g *RGSW, shift int, sc *Scratch) {
 	ev.externalProduct(g, sc.uB, sc.uA, sc)
 	r.Add(sc.tB, sc.pB, sc.tB)
 	r.Add(sc.tA, sc.pA, sc.tA)
-	_ = l
 }
 
 // externalProduct sets (sc.pB, sc.pA) (coefficient domain) to g ⊡ (B, A)
