@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -307,5 +308,9 @@ func MapWide(c *ir.Circuit, opt WideOptions) (*ir.WidePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.build(best)
+	p, err := m.build(best, false)
+	if errors.Is(err, errCycle) {
+		p, err = m.build(best, true)
+	}
+	return p, err
 }

@@ -1,6 +1,8 @@
 package optimize
 
 import (
+	"container/heap"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -183,7 +185,11 @@ type ptable struct {
 }
 
 // build turns a cover into a verified plan.
-func (m *wideMapper) build(cv *wcover) (*ir.WidePlan, error) {
+//
+// strict restricts fusion to tables whose input nodes precede their first
+// output; MapWide retries with it if the relaxed plan's tables close a
+// cycle (possible only through forms whose terms cancel).
+func (m *wideMapper) build(cv *wcover, strict bool) (*ir.WidePlan, error) {
 	groups := m.group(cv)
 	memo := map[int32][]int32{}
 	n := len(m.g.nodes)
@@ -208,7 +214,7 @@ func (m *wideMapper) build(cv *wcover) (*ir.WidePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if groups, err = m.fuse(fm, groups, groupOf, evals, memo); err != nil {
+	if groups, err = m.fuse(fm, groups, groupOf, evals, memo, strict); err != nil {
 		return nil, err
 	}
 	if err := m.lift(fm, groupOf, evals); err != nil {
@@ -272,7 +278,97 @@ func (m *wideMapper) build(cv *wcover) (*ir.WidePlan, error) {
 		pts = append(pts, &ptable{key: v, roots: []int32{v}, refresh: true})
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].key < pts[j].key })
+	pts, err = m.order(fm, pts)
+	if err != nil {
+		return nil, err
+	}
 	return m.emit(fm, pts)
+}
+
+// order sorts the tables topologically (a table after every table whose
+// outputs its input forms read), earliest key first among the ready ones.
+// Keys alone do not suffice: a fused table may read a form built from a
+// node after its first output, and a refresh inside that form is keyed by
+// that node.
+func (m *wideMapper) order(fm *formsM, pts []*ptable) ([]*ptable, error) {
+	producer := map[int32]int{}
+	for i, pt := range pts {
+		for _, r := range pt.roots {
+			producer[r] = i
+		}
+	}
+	deps := make([][]int, len(pts)) // deps[i]: tables reading table i
+	indeg := make([]int, len(pts))
+	for i, pt := range pts {
+		var ins []mform
+		if pt.refresh {
+			f, err := fm.expand(pt.key)
+			if err != nil {
+				return nil, err
+			}
+			ins = append(ins, f)
+		} else {
+			for _, g := range pt.gens {
+				f, err := fm.of(g)
+				if err != nil {
+					return nil, err
+				}
+				ins = append(ins, f)
+			}
+		}
+		seen := map[int]bool{}
+		for _, f := range ins {
+			for _, t := range f.terms {
+				if j, ok := producer[t]; ok && !seen[j] {
+					if j == i {
+						return nil, fmt.Errorf("%w: the table of node %d reads its own output", errCycle, pt.key)
+					}
+					seen[j] = true
+					deps[j] = append(deps[j], i)
+					indeg[i]++
+				}
+			}
+		}
+	}
+	// pts is sorted by key, so a ready set kept as a sorted index heap
+	// gives the earliest key first.
+	ready := &intHeap{}
+	for i := range pts {
+		if indeg[i] == 0 {
+			heap.Push(ready, i)
+		}
+	}
+	out := make([]*ptable, 0, len(pts))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		out = append(out, pts[i])
+		for _, j := range deps[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				heap.Push(ready, j)
+			}
+		}
+	}
+	if len(out) != len(pts) {
+		return nil, fmt.Errorf("%w: %d tables", errCycle, len(pts)-len(out))
+	}
+	return out, nil
+}
+
+// errCycle reports tables that read each other's outputs.
+var errCycle = errors.New("wide map: internal error: tables on a cycle")
+
+// intHeap is a min-heap of ints (container/heap).
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // emit assigns signal ids and writes the plan, then checks it against the

@@ -11,7 +11,7 @@ import (
 // bootstrap any more. Repeated, it collapses an S-box the cover cut into
 // many small tables (a 2-input table per AND) back into one table of its
 // eight inputs. memo is the exact-form cache of the evaluators.
-func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32) ([]*wgroup, error) {
+func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, strict bool) ([]*wgroup, error) {
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].minRoot < groups[j].minRoot })
 	dead := map[*wgroup]bool{}
 	for _, h := range groups {
@@ -19,7 +19,7 @@ func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals
 			continue
 		}
 		for {
-			f, err := m.fuseOnce(fm, h, groupOf, evals, memo, dead)
+			f, err := m.fuseOnce(fm, h, groupOf, evals, memo, dead, strict)
 			if err != nil {
 				return nil, err
 			}
@@ -52,7 +52,7 @@ func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals
 
 // fuseOnce tries to fuse h with one table it reads; it returns the fused
 // table (h and that table marked dead) or nil.
-func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, dead map[*wgroup]bool) (*wgroup, error) {
+func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, dead map[*wgroup]bool, strict bool) (*wgroup, error) {
 	// The tables h's inputs read, most-read first.
 	count := map[*wgroup]int{}
 	var cands []*wgroup
@@ -108,14 +108,21 @@ func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals ma
 				break
 			}
 		}
-		// Fewer inputs than the two tables had, and every input node before
-		// the fused table (then so are its form's terms and any refresh
-		// inserted into it later).
+		// Fewer inputs than the two tables had, and every input form made
+		// of signals before the fused table's first output (emit orders the
+		// tables topologically).
 		if !ok || nc.n >= g.cut.n+h.cut.n {
 			continue
 		}
 		for _, x := range nc.gens[:nc.n] {
-			ok = ok && x < key
+			f, err := fm.of(x)
+			if err != nil || (strict && x >= key) {
+				ok = false
+				break
+			}
+			for _, t := range f.terms {
+				ok = ok && t < key
+			}
 		}
 		if !ok {
 			continue

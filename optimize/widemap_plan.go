@@ -123,7 +123,7 @@ func (m *wideMapper) lift(fm *formsM, groupOf []*wgroup, evals map[*wgroup]*grou
 		var gr *wgroup
 		for _, t := range f.terms {
 			h := groupOf[t]
-			if h == nil || h == gr || v < int(h.minRoot) {
+			if h == nil || h == gr || v < int(h.minRoot) || !after(int32(v), h) {
 				continue
 			}
 			if _, err := evals[h].eval(int32(v)); err == nil {
@@ -142,6 +142,17 @@ func (m *wideMapper) lift(fm *formsM, groupOf []*wgroup, evals map[*wgroup]*grou
 		gr.roots = append(gr.roots, int32(v))
 	}
 	return nil
+}
+
+// after reports whether v follows every generator of gr, so that v (an
+// ancestor of none of them) can never be part of gr's own input forms.
+func after(v int32, gr *wgroup) bool {
+	for _, g := range gr.cut.gens[:gr.cut.n] {
+		if g >= v {
+			return false
+		}
+	}
+	return true
 }
 
 // absorb moves every output of a table G into a table H when each is a
