@@ -77,7 +77,14 @@ func (fhewEngine) autoCandidate(name string) bool { return slices.Contains(fhew.
 // autoCandidates are the sets AutoParams chooses among for t, with the
 // Covers relation that lets the choice skip sets (optimize.LUTCandidate).
 func fhewAutoCandidates(t Target) ([]optimize.LUTCandidate, error) {
-	names := fhew.SecureNames()
+	// The default set first: candidates of equal cost (a circuit without
+	// bootstraps costs nothing anywhere) resolve to the earlier one.
+	names := []string{fhewDefaultParams}
+	for _, name := range fhew.SecureNames() {
+		if name != fhewDefaultParams {
+			names = append(names, name)
+		}
+	}
 	ps := make([]fhew.Params, len(names))
 	for i, name := range names {
 		s, err := fhewEngine{}.scheme(name, false)

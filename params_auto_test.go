@@ -29,6 +29,9 @@ circuit cmp16(x: u16, y: u16) -> (lt: bit, eq: bit, mx: u16) {
 circuit add8(x: u8, y: u8) -> (s: u8) {
     s = x + y;
 }
+circuit wire(a: u4) -> (b: u4) {
+    b = a;
+}
 circuit mul12(x: u12, y: u12) -> (p: u12) {
     p = x * y;
 }
@@ -37,9 +40,10 @@ circuit mul12(x: u12, y: u12) -> (p: u12) {
 // TestAutoChoice: the chosen set is a 128-bit set, first of the report,
 // within the failure target; every 128-bit set is a candidate exactly
 // once; the program records the concrete set (file, Hash, Choice nil
-// after reading); an untightened choice is the named set's own program.
+// after reading); an untightened choice is the named set's own program;
+// a circuit without bootstraps gets the default set.
 func TestAutoChoice(t *testing.T) {
-	for _, name := range []string{"maj3", "cmp16"} {
+	for _, name := range []string{"maj3", "cmp16", "wire"} {
 		p, err := Compile(HDL(autoSrc, name), Target{Params: AutoParams})
 		if err != nil {
 			t.Fatal(err)
@@ -53,6 +57,9 @@ func TestAutoChoice(t *testing.T) {
 		t.Logf("%s: chose %s: %s", name, set, ch)
 		if !slices.Contains(fhew.SecureNames(), set) || ch.Params != set || !ch.OK || ch.FailureLog2 > MaxFailureLog2 || ch.Skipped {
 			t.Fatalf("%s: chose %s, report %+v", name, set, ch)
+		}
+		if name == "wire" && set != fhewDefaultParams {
+			t.Errorf("without bootstraps every set costs nothing: chose %s, want the default %s", set, fhewDefaultParams)
 		}
 		if got := p.Stats().Costly; got != ch.Bootstraps {
 			t.Errorf("%s: program has %d bootstraps, the choice says %d", name, got, ch.Bootstraps)

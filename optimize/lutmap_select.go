@@ -71,6 +71,9 @@ func (ch LUTChoice) String() string {
 		return fmt.Sprintf("%s: not mapped, at least %d bootstraps × %.2f = %.0f NAND-equivalents (estimated from %s)",
 			ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.EstimatedFrom)
 	}
+	if ch.Bootstraps == 0 && !ch.Skipped {
+		return fmt.Sprintf("%s: no bootstraps, nothing can fail", ch.Name)
+	}
 	s := fmt.Sprintf("%s: %d bootstraps × %.2f = %.0f NAND-equivalents, predicted failure 2^%.1f per run (LUTs within 2^%.0f)",
 		ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
 	if !ch.OK {

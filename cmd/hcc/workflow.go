@@ -221,6 +221,10 @@ func printChoice(e *cmdEnv, p *hcc.Program) {
 		fmt.Fprintf(e.stderr, "params auto: %s\n", c)
 	}
 	ch := pc.Chosen()
+	if ch.Bootstraps == 0 {
+		fmt.Fprintf(e.stderr, "params auto: chose %s, no bootstraps, nothing can fail\n", ch.Params)
+		return
+	}
 	fmt.Fprintf(e.stderr, "params auto: chose %s, %d bootstraps, predicted failure 2^%.1f per run (target 2^%.0f)\n",
 		ch.Params, ch.Bootstraps, ch.FailureLog2, pc.MaxFailureLog2)
 }
