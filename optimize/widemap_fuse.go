@@ -14,12 +14,20 @@ import (
 func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, strict bool) ([]*wgroup, error) {
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].minRoot < groups[j].minRoot })
 	dead := map[*wgroup]bool{}
+	// uses counts the tables reading each input form (by signature): a
+	// fusion pays a CBS for a form only no other table reads.
+	uses := map[uint64]int{}
+	for _, gr := range groups {
+		for _, g := range gr.cut.gens[:gr.cut.n] {
+			uses[m.g.hash[g]]++
+		}
+	}
 	for _, h := range groups {
 		if dead[h] {
 			continue
 		}
 		for {
-			f, err := m.fuseOnce(fm, h, groupOf, evals, memo, dead, strict)
+			f, err := m.fuseOnce(fm, h, groupOf, evals, memo, dead, strict, uses)
 			if err != nil {
 				return nil, err
 			}
@@ -52,7 +60,7 @@ func (m *wideMapper) fuse(fm *formsM, groups []*wgroup, groupOf []*wgroup, evals
 
 // fuseOnce tries to fuse h with one table it reads; it returns the fused
 // table (h and that table marked dead) or nil.
-func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, dead map[*wgroup]bool, strict bool) (*wgroup, error) {
+func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals map[*wgroup]*groupEval, memo map[int32][]int32, dead map[*wgroup]bool, strict bool, uses map[uint64]int) (*wgroup, error) {
 	// The tables h's inputs read, most-read first.
 	count := map[*wgroup]int{}
 	var cands []*wgroup
@@ -127,6 +135,9 @@ func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals ma
 		if !ok {
 			continue
 		}
+		if m.fuseGain(g, h, &nc, uses) <= 0 {
+			continue
+		}
 		fz := &wgroup{cut: nc, minRoot: key}
 		fz.roots = append(append(fz.roots, g.roots...), h.roots...)
 		slices.Sort(fz.roots)
@@ -147,6 +158,15 @@ func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals ma
 			continue
 		}
 		dead[g], dead[h] = true, true
+		for _, x := range g.cut.gens[:g.cut.n] {
+			uses[m.g.hash[x]]--
+		}
+		for _, x := range h.cut.gens[:h.cut.n] {
+			uses[m.g.hash[x]]--
+		}
+		for _, x := range nc.gens[:nc.n] {
+			uses[m.g.hash[x]]++
+		}
 		evals[fz] = ge
 		for _, r := range fz.roots {
 			groupOf[r] = fz
@@ -154,4 +174,41 @@ func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals ma
 		return fz, nil
 	}
 	return nil, nil
+}
+
+// fuseGain is what fusing g and h into one table on nc saves: the CBS of
+// forms only they read minus those of forms only the fused table would
+// read, plus one packing less (more if the outputs overflow a polynomial).
+func (m *wideMapper) fuseGain(g, h *wgroup, nc *wcut, uses map[uint64]int) float64 {
+	left := map[uint64]int{} // uses without g and h
+	for _, gr := range []*wgroup{g, h} {
+		for _, x := range gr.cut.gens[:gr.cut.n] {
+			hx := m.g.hash[x]
+			if _, ok := left[hx]; !ok {
+				left[hx] = uses[hx]
+			}
+			left[hx]--
+		}
+	}
+	inNew := map[uint64]bool{}
+	cbs := 0
+	for _, x := range nc.gens[:nc.n] {
+		hx := m.g.hash[x]
+		inNew[hx] = true
+		n, ok := left[hx]
+		if !ok {
+			n = uses[hx]
+		}
+		if n == 0 {
+			cbs-- // a form nobody else reads
+		}
+	}
+	for hx, n := range left {
+		if n == 0 && !inNew[hx] {
+			cbs++ // a form only g and h read, gone
+		}
+	}
+	pack := float64(polys(len(g.roots), int(g.cut.n), m.o.PackSlots)+polys(len(h.roots), int(h.cut.n), m.o.PackSlots)-
+		polys(len(g.roots)+len(h.roots), int(nc.n), m.o.PackSlots)) * m.o.TableCost
+	return float64(cbs)*m.o.CBSCost + pack
 }
