@@ -2,7 +2,6 @@ package cbs
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
@@ -222,15 +221,4 @@ func genLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
 			}
 		}
 	}
-}
-
-// checkKey reports whether ek belongs to parameters like p.
-func checkKey(p Params, ek *EvaluationKey) error {
-	if ek == nil {
-		return errors.New("cbs: nil evaluation key")
-	}
-	if ek.params.lit != p.lit {
-		return fmt.Errorf("cbs: evaluation key is for %q, not %q", ek.params.lit.Name, p.lit.Name)
-	}
-	return nil
 }
