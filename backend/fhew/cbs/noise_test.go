@@ -235,3 +235,23 @@ func TestTraceGains(t *testing.T) {
 		}
 	}
 }
+
+func TestCost(t *testing.T) {
+	p, _ := NewParams(STD128_CBS)
+	if c := p.Cost(); c.CBS != 3.1 || c.Table <= 0 {
+		t.Fatalf("STD128_CBS cost %+v", c)
+	}
+	l := STD128_CBS
+	l.LWEDim = 2 * l.LWEDim
+	q, err := NewParams(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := q.Cost(); c.CBS < 6.1 || c.CBS > 6.3 {
+		t.Fatalf("doubled n: estimated CBS cost %v, want 2 x 3.1", c.CBS)
+	}
+	toy, _ := NewParamsInsecure(ToyCBS)
+	if c := toy.Cost(); !(c.CBS > 0 && c.CBS < 0.2) {
+		t.Fatalf("ToyCBS estimated cost %+v", c)
+	}
+}
