@@ -43,7 +43,9 @@ func (fhewEngine) Doc() string {
 	return "one bit per ciphertext, bootstrapped gates, LUTs and parities"
 }
 
-func (fhewEngine) ParamSets() []string { return fhew.Names() }
+func (fhewEngine) ParamSets() []string {
+	return slices.Sorted(slices.Values(append(fhew.Names(), append(wideNames(false), wideNames(true)...)...)))
+}
 
 func (fhewEngine) DefaultParams() string { return fhewDefaultParams }
 
@@ -68,7 +70,7 @@ func (fhewEngine) ParamsHelp() string {
 	return "fhew: 128-bit " + fmt.Sprint(fhew.SecureNames()) + ", default " + fhewDefaultParams +
 		", or " + AutoParams + " (compile and run: the compiler maps the circuit on the 128-bit sets and keeps the cheapest within 2^-40 failure per run; the program records that set)" +
 		"; below 128 bits, for paper reproduction only (a warning is printed): " + strings.Join(below, ", ") +
-		"; insecure, with --insecure only: " + fmt.Sprint(fhew.InsecureNames())
+		"; insecure, with --insecure only: " + fmt.Sprint(fhew.InsecureNames()) + wideHelp()
 }
 
 func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
@@ -77,6 +79,8 @@ func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
 		name = fhewDefaultParams
 	case name == AutoParams:
 		return nil, autoError("a key or ciphertext")
+	case isWideSet(name): // engine_fhew_wide.go
+		return wideSchemeByName(name, allowInsecure)
 	case !slices.Contains(fhew.Names(), name):
 		return nil, fmt.Errorf("fhew: unknown parameter set %q (known: %v; compile and run also take %s: the cheapest 128-bit set for the circuit)", name, fhew.Names(), AutoParams)
 	}
@@ -112,6 +116,9 @@ func (e fhewEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Ci
 	if t.Params == AutoParams {
 		return e.compileAuto(c, t, cfg)
 	}
+	if isWideSet(t.Params) {
+		return compileWide(c, t, cfg)
+	}
 	s, err := e.scheme(t.Params, t.Insecure)
 	if err != nil {
 		return nil, nil, err
@@ -139,6 +146,10 @@ func fhewPassSummary(c *ir.Circuit, target fhew.LUTTarget) string {
 }
 
 func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
+	if ws, ok := s.(*wideScheme); ok {
+		_, err := ws.plan(c)
+		return err
+	}
 	target := fhewLUTTarget(s.(*fhewScheme).p, t)
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
@@ -153,6 +164,9 @@ func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
 }
 
 func (fhewEngine) summary(src, d *ir.Circuit, s scheme, t Target) string {
+	if ws, ok := s.(*wideScheme); ok {
+		return ws.summary(d)
+	}
 	target := fhewLUTTarget(s.(*fhewScheme).p, t)
 	st := d.StatsFor(target.Cost())
 	return fmt.Sprintf("%d -> %d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, %s",
@@ -175,13 +189,21 @@ func fhewPredictedFailure(p fhew.Params, d *ir.Circuit) string {
 }
 
 func (fhewEngine) details(p *Program) string {
+	if ws, ok := p.scheme.(*wideScheme); ok {
+		return ws.details(p)
+	}
 	target := fhewLUTTarget(p.scheme.(*fhewScheme).p, p.target)
 	return fmt.Sprintf("%s on %s (PARITY up to %d inputs)", fhewPredictedFailure(target.Params(), p.circuit), p.target.Params, target.MaxParityInputs())
 }
 
 func (fhewEngine) clientNeedsPasses() bool { return false }
 
-func (fhewEngine) cost(s scheme, t Target) ir.Cost { return fhewLUTTarget(s.(*fhewScheme).p, t).Cost() }
+func (fhewEngine) cost(s scheme, t Target) ir.Cost {
+	if _, ok := s.(*wideScheme); ok {
+		return wideCost()
+	}
+	return fhewLUTTarget(s.(*fhewScheme).p, t).Cost()
+}
 
 // fhewScheme is a validated FHEW parameter set.
 type fhewScheme struct{ p fhew.Params }

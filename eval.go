@@ -85,12 +85,15 @@ func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts E
 			return nil, Stats{}, err
 		}
 	}
+	out := &Ciphertexts{kind: ctOutputs, engine: in.engine, scheme: in.scheme, key: in.key,
+		circuitHash: in.circuitHash, circuitName: in.circuitName, layout: layoutOf(p.circuit.Outputs), pos: in.pos}
+	if pr, ok := k.ek.(planRunner); ok { // a wide plan runs as a whole (engine_fhew_wide.go)
+		return evalPlan(ctx, pr, p, in, out, opts)
+	}
 	be, err := k.ek.evaluator(p)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	out := &Ciphertexts{kind: ctOutputs, engine: in.engine, scheme: in.scheme, key: in.key,
-		circuitHash: in.circuitHash, circuitName: in.circuitName, layout: layoutOf(p.circuit.Outputs), pos: in.pos}
 	st := Stats{Instances: in.Instances(), Slots: k.scheme.slots()}
 	// groups of pack indices evaluated in one scheduler run
 	var groups [][]int

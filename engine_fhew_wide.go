@@ -1,0 +1,522 @@
+package hcc
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/optimize"
+)
+
+// The FHEW engine's wide-table sets: circuit bootstrapping plus vertical
+// packing (backend/fhew/cbs). A program for one of them is the source
+// after the generic cleanup (optimize.Default); its plan, free XOR layers
+// and tables of up to eight inputs, is optimize.MapWide of that circuit
+// with the set's options. MapWide is deterministic, so a program read from
+// a .hcp file recomputes the same plan (cached per circuit and set) and
+// the file format does not change.
+
+// wideLiterals are the sets, secure ones first (not cbs.ToyCBS3: its
+// MaxTerms at 2^-50 is below 2, no plan fits it).
+var wideLiterals = []cbs.ParamsLiteral{cbs.STD128_CBS, cbs.STD128_CBS_595, cbs.ToyCBS}
+
+// wideMaxTermsCap bounds MapWide's MaxTerms below the set's 2^-50 limit
+// (cbs.Params.MaxTerms): wider forms save few refreshes (aes_128's widest
+// form has 18 terms) and each one multiplies the failure probability of
+// its circuit bootstrap.
+const wideMaxTermsCap = 64
+
+// wideCBSFailureLog2 is the failure bound per circuit bootstrap that sets
+// MaxTerms.
+const wideCBSFailureLog2 = -50
+
+// The cost model (NAND-equivalents at fhew's STD128_LOWFAIL_T), as
+// measured by helper cbs on STD128_CBS (docs/fhew-cbs.md, interleaved,
+// load 3-5): one CBS 2.9-3.2 NANDs, one packed polynomial's vertical
+// packing 0.05, a table output's extraction about 0 (a small positive
+// price keeps MapWide from adding outputs for nothing; 0 would be its
+// default of 0.2).
+const (
+	wideCBSCost   = 3.0
+	wideTableCost = 0.05
+	wideOutCost   = 0.01
+)
+
+// isWideSet reports whether name is a wide-table set.
+func isWideSet(name string) bool {
+	return slices.ContainsFunc(wideLiterals, func(l cbs.ParamsLiteral) bool { return l.Name == name })
+}
+
+// wideNames lists the wide-table sets; secure only, or insecure only.
+func wideNames(insecure bool) []string {
+	var out []string
+	for _, l := range wideLiterals {
+		if l.Insecure == insecure {
+			out = append(out, l.Name)
+		}
+	}
+	return out
+}
+
+// wideHelp is the --params help for the wide-table sets.
+func wideHelp() string {
+	s := "; circuit bootstrapping with wide tables (free XOR layers, tables of up to 8 inputs; one bit per ciphertext):"
+	for _, l := range wideLiterals {
+		if !l.Insecure {
+			s += " " + l.Name + " (" + l.Security + ")"
+		}
+	}
+	return s + "; insecure, with --insecure only: " + fmt.Sprint(wideNames(true))
+}
+
+// wideSchemeByName resolves a wide-table set (cached like every scheme).
+func wideSchemeByName(name string, allowInsecure bool) (scheme, error) {
+	s, err := cachedScheme("fhew/"+name, func() (scheme, error) {
+		i := slices.IndexFunc(wideLiterals, func(l cbs.ParamsLiteral) bool { return l.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("fhew: unknown wide-table set %q", name)
+		}
+		p, err := cbs.NewParamsInsecure(wideLiterals[i]) // refused below, by the one policy
+		if err != nil {
+			return nil, err
+		}
+		return &wideScheme{p: p}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s.insecure() && !allowInsecure {
+		return nil, insecureError(name)
+	}
+	return s, nil
+}
+
+// wideScheme is a validated wide-table set.
+type wideScheme struct{ p cbs.Params }
+
+func (s *wideScheme) name() string    { return s.p.Name() }
+func (s *wideScheme) insecure() bool  { return s.p.Literal().Insecure }
+func (s *wideScheme) warning() string { return "" }
+func (s *wideScheme) slots() int      { return 1 }
+
+// options are MapWide's options for the set.
+func (s *wideScheme) options() (optimize.WideOptions, error) {
+	mt := min(s.p.MaxTerms(wideCBSFailureLog2), wideMaxTermsCap)
+	if mt < 2 {
+		return optimize.WideOptions{}, fmt.Errorf("%s: a circuit bootstrap of a XOR of two table outputs exceeds 2^%d failure", s.name(), wideCBSFailureLog2)
+	}
+	return optimize.WideOptions{MaxTerms: mt, PackSlots: s.p.N(), CBSCost: wideCBSCost, TableCost: wideTableCost, OutCost: wideOutCost}, nil
+}
+
+// widePlanKey identifies a plan: the set and the compiled circuit.
+type widePlanKey struct {
+	set     string
+	circuit [32]byte
+}
+
+// widePlans caches plans (a few of them: mapping aes_128 takes a second
+// or two, and Compile, Eval and the summaries all need the plan).
+var widePlans = struct {
+	sync.Mutex
+	m map[widePlanKey]*ir.WidePlan
+}{m: map[widePlanKey]*ir.WidePlan{}}
+
+const widePlanCacheSize = 8
+
+// plan returns the wide plan of the compiled circuit c on s.
+func (s *wideScheme) plan(c *ir.Circuit) (*ir.WidePlan, error) {
+	key := widePlanKey{s.name(), circuitHash(c)}
+	widePlans.Lock()
+	p, ok := widePlans.m[key]
+	widePlans.Unlock()
+	if ok {
+		return p, nil
+	}
+	opt, err := s.options()
+	if err != nil {
+		return nil, err
+	}
+	p, err = optimize.MapWide(c, opt)
+	if err != nil {
+		return nil, fmt.Errorf("mapping %q to wide tables on %s: %w", c.Name, s.name(), err)
+	}
+	widePlans.Lock()
+	if len(widePlans.m) >= widePlanCacheSize {
+		for k := range widePlans.m { // drop one (any): the cache only saves time
+			delete(widePlans.m, k)
+			break
+		}
+	}
+	widePlans.m[key] = p
+	widePlans.Unlock()
+	return p, nil
+}
+
+// failureLog2 is the noise model's failure probability of one run of plan
+// (log2): a union bound over every table's circuit bootstraps
+// (cbs.Params.TableFailureLog2) and every output's decryption.
+func (s *wideScheme) failureLog2(plan *ir.WidePlan) float64 {
+	var logs []float64
+	for i := range plan.Tables {
+		t := &plan.Tables[i]
+		terms := make([]int, len(t.In))
+		for j := range t.In {
+			terms[j] = max(1, len(t.In[j].Terms))
+		}
+		logs = append(logs, s.p.TableFailureLog2(terms))
+	}
+	tv := max(s.p.TableOutputVar(ir.MaxWideInputs), s.p.Noise().Fresh)
+	for i := range plan.OutForms {
+		if n := len(plan.OutForms[i].Terms); n > 0 {
+			logs = append(logs, s.p.DecryptFailureLog2(float64(n)*tv))
+		}
+	}
+	return log2Sum(logs)
+}
+
+// log2Sum is log2 of Σ 2^x over xs (-Inf for none).
+func log2Sum(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.Inf(-1)
+	}
+	m := slices.Max(xs)
+	if math.IsInf(m, -1) {
+		return m
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += math.Exp2(x - m)
+	}
+	return m + math.Log2(sum)
+}
+
+// tableDepth is the plan's longest chain of tables (the executor's levels).
+func tableDepth(plan *ir.WidePlan) int {
+	level := make([]int, plan.NumSignals())
+	base := plan.SignalBase()
+	depth := 0
+	for i := range plan.Tables {
+		l := 0
+		for _, f := range plan.Tables[i].In {
+			for _, x := range f.Terms {
+				l = max(l, level[x])
+			}
+		}
+		l++
+		for o := range plan.Tables[i].Out {
+			level[base[i]+o] = l
+		}
+		depth = max(depth, l)
+	}
+	return depth
+}
+
+// wideDescribe is the summary of a plan: its cost drivers and failure.
+func (s *wideScheme) describe(plan *ir.WidePlan) string {
+	st := plan.Stats()
+	fail := s.failureLog2Text(plan)
+	return fmt.Sprintf("%d wide tables (%d refreshes, up to %d inputs), %d circuit bootstraps (%d table inputs), %d table outputs, table depth %d, %s",
+		st.Tables, st.Refreshes, st.MaxK, st.DistinctIn, st.CBS, st.TableOuts, tableDepth(plan), fail)
+}
+
+// compileWide is fhewEngine.compile for a wide-table set.
+func compileWide(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, scheme, error) {
+	s, err := wideSchemeByName(t.Params, t.Insecure)
+	if err != nil {
+		return nil, nil, err
+	}
+	ws := s.(*wideScheme)
+	pipe := optimize.Default()
+	if cfg.observe != nil {
+		cfg.observe("input", widePassSummary(c))
+		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, widePassSummary(c)) }
+	}
+	d, err := pipe.Run(c)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+	}
+	plan, err := ws.plan(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.observe != nil {
+		cfg.observe("wide-map", ws.describe(plan))
+	}
+	return d, s, nil
+}
+
+// widePassSummary is one line of hcc compile -v before the wide mapping.
+func widePassSummary(c *ir.Circuit) string {
+	st := c.StatsFor(wideCost())
+	return fmt.Sprintf("%6d nodes %6d non-linear gates, non-linear depth %d", st.Nodes, st.Costly, st.CostDepth)
+}
+
+// wideCost prices the compiled circuit of a wide-table program: its
+// non-linear gates (what the tables absorb; the circuit bootstraps are the
+// plan's, see Program.Summary), XOR, NOT, inputs and constants free.
+func wideCost() ir.Cost {
+	return ir.Cost{Name: "non-linear gates", Of: func(op ir.Op) int {
+		switch op {
+		case ir.OpInput, ir.OpConst0, ir.OpConst1, ir.OpXor, ir.OpXnor, ir.OpNot, ir.OpParity, ir.OpMOut:
+			return 0
+		}
+		return 1
+	}}
+}
+
+func (s *wideScheme) newKeys() (secretKey, serverKey, error) {
+	sk, err := cbs.NewSecretKey(s.p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ek, err := cbs.GenEvaluationKey(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &wideSecret{s: s, sk: sk}, &wideServer{s: s, ek: ek}, nil
+}
+
+func (s *wideScheme) readSecretKey(body []byte) (secretKey, error) {
+	sk, err := cbs.UnmarshalSecretKey(s.p, body)
+	if err != nil {
+		return nil, err
+	}
+	return &wideSecret{s: s, sk: sk}, nil
+}
+
+func (s *wideScheme) readServerKey(body []byte) (serverKey, error) {
+	ek, err := cbs.UnmarshalEvaluationKey(s.p, body)
+	if err != nil {
+		return nil, err
+	}
+	return &wideServer{s: s, ek: ek}, nil
+}
+
+func (s *wideScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
+	size := cbs.WideBitSize(s.p)
+	out := make([][]byte, len(cts))
+	for i, ct := range cts {
+		w, ok := ct.(*cbs.WideBit)
+		if !ok || len(w.A) != s.p.N() {
+			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not a wide bit of %s", i, ct, s.name())
+		}
+		out[i] = cbs.AppendWideBit(make([]byte, 0, size), w)
+	}
+	return size, out, nil
+}
+
+func (s *wideScheme) decode(data []byte) (backend.Ciphertext, error) {
+	return cbs.DecodeWideBit(s.p, data)
+}
+
+// wideSecret is a wide-table secret key.
+type wideSecret struct {
+	s  *wideScheme
+	sk *cbs.SecretKey
+}
+
+func (k *wideSecret) marshal() ([]byte, error) { return k.sk.MarshalBinary() }
+
+func (k *wideSecret) encrypt(p *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
+	if err := p.checkInsecure("encrypt"); err != nil {
+		return nil, err
+	}
+	if len(pack) != 1 {
+		return nil, fmt.Errorf("internal error: a wide-table pack holds one instance, not %d", len(pack))
+	}
+	enc, err := cbs.NewEncryptor(k.sk)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := enc.EncryptBits(pack[0])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]backend.Ciphertext, len(ws))
+	for i, w := range ws {
+		out[i] = w
+	}
+	return out, nil
+}
+
+func (k *wideSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) {
+	if n > 1 {
+		return nil, fmt.Errorf("a wide-table pack holds one instance, not %d", n)
+	}
+	ws, err := wideBits(cts)
+	if err != nil {
+		return nil, err
+	}
+	bits, err := k.sk.DecryptBits(ws)
+	if err != nil {
+		return nil, err
+	}
+	return [][]bool{bits}, nil
+}
+
+// wideBits converts ciphertexts to wide bits.
+func wideBits(cts []backend.Ciphertext) ([]*cbs.WideBit, error) {
+	ws := make([]*cbs.WideBit, len(cts))
+	for i, ct := range cts {
+		w, ok := ct.(*cbs.WideBit)
+		if !ok {
+			return nil, fmt.Errorf("ciphertext %d is %T, not a wide bit", i, ct)
+		}
+		ws[i] = w
+	}
+	return ws, nil
+}
+
+// wideServer is a wide-table evaluation key; its evaluator (64 MB of
+// tables at N = 2048) is built on first use and shared by every Eval.
+type wideServer struct {
+	s    *wideScheme
+	ek   *cbs.EvaluationKey
+	once sync.Once
+	ev   *cbs.Evaluator
+	err  error
+}
+
+func (k *wideServer) marshal() ([]byte, error) { return k.ek.MarshalBinary() }
+
+// evaluator is never used: Eval runs wide-table programs through runPlan.
+func (k *wideServer) evaluator(p *Program) (backend.Evaluator, error) {
+	return nil, fmt.Errorf("internal error: %s runs wide plans, not a gate evaluator", k.s.name())
+}
+
+func (k *wideServer) check(_ *Program, in []backend.Ciphertext) error {
+	for i, ct := range in {
+		if w, ok := ct.(*cbs.WideBit); !ok || len(w.A) != k.s.p.N() {
+			return fmt.Errorf("input ciphertext %d is %T, not a wide bit of %s", i, ct, k.s.name())
+		}
+	}
+	return nil
+}
+
+func (k *wideServer) finish(out []backend.Ciphertext) ([]backend.Ciphertext, error) { return out, nil }
+
+// planRunner is a server key whose programs run as a whole per pack
+// instead of node by node through the runtime (wide plans: level by
+// level, one circuit bootstrap per distinct table input). Eval hands it
+// every pack.
+type planRunner interface {
+	runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error)
+}
+
+// runPlan evaluates p's plan on each pack in turn, every pack on all
+// threads. Stats count the circuit bootstraps run (the plan's distinct
+// table input forms, per pack) as the costly operations and the tables as
+// the nodes; Busy is not measured (the executor's workers do not report
+// it), CPU is the process's.
+func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
+	st := Stats{Slots: 1}
+	st.CostName = "circuit bootstraps"
+	st.Threads = opts.Threads
+	plan, err := k.s.plan(p.circuit)
+	if err != nil {
+		return nil, st, err
+	}
+	k.once.Do(func() { k.ev, k.err = cbs.NewEvaluator(k.ek) })
+	if k.err != nil {
+		return nil, st, k.err
+	}
+	ps := plan.Stats()
+	total := ps.DistinctIn * len(packs)
+	if opts.Progress != nil {
+		opts.Progress(0, total)
+	}
+	t0 := time.Now()
+	cpu0, cpuOK := processCPU()
+	outs := make([][]backend.Ciphertext, len(packs))
+	for i, pk := range packs {
+		in, err := wideBits(pk)
+		if err != nil {
+			return nil, st, err
+		}
+		if opts.ReleaseInputs {
+			packs[i] = nil
+		}
+		res, err := k.ev.EvalPlan(ctx, plan, in, cbs.EvalOptions{Threads: opts.Threads})
+		if err != nil {
+			return nil, st, err
+		}
+		outs[i] = make([]backend.Ciphertext, len(res))
+		for j, w := range res {
+			outs[i][j] = w
+		}
+		st.Nodes += ps.Tables
+		st.Costly += ps.DistinctIn
+		if opts.Progress != nil {
+			opts.Progress(st.Costly, total)
+		}
+	}
+	st.Wall = time.Since(t0)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		st.CPU, st.CPUKnown = cpu1-cpu0, true
+	}
+	st.Instances = len(packs)
+	st.Runs = len(packs)
+	return outs, st, nil
+}
+
+var _ planRunner = (*wideServer)(nil)
+
+// evalPlan is Eval for a planRunner's key: every pack through runPlan.
+func evalPlan(ctx context.Context, pr planRunner, p *Program, in, out *Ciphertexts, opts EvalOptions) (*Ciphertexts, Stats, error) {
+	packs := make([][]backend.Ciphertext, len(in.packs))
+	for i := range in.packs {
+		packs[i] = in.packs[i].cts
+		if opts.ReleaseInputs {
+			in.packs[i].cts = nil // runPlan drops each pack once it has run
+		}
+	}
+	res, st, err := pr.runPlan(ctx, p, packs, opts)
+	if err != nil {
+		return nil, st, err
+	}
+	for i := range res {
+		out.packs = append(out.packs, pack{n: in.packs[i].n, cts: res[i]})
+	}
+	if opts.ReleaseInputs {
+		in.packs = nil
+	}
+	return out, st, nil
+}
+
+// summary is Program.Summary on a wide-table set.
+func (s *wideScheme) summary(d *ir.Circuit) string {
+	plan, err := s.plan(d)
+	if err != nil {
+		return fmt.Sprintf("no wide plan (%v)", err)
+	}
+	return s.describe(plan)
+}
+
+// details is Program.Details on a wide-table set.
+func (s *wideScheme) details(p *Program) string {
+	if p.interfaceOnly {
+		return "interface only on " + s.name() + " (no wide plan)"
+	}
+	plan, err := s.plan(p.circuit)
+	if err != nil {
+		return fmt.Sprintf("no wide plan on %s (%v)", s.name(), err)
+	}
+	opt, _ := s.options()
+	return fmt.Sprintf("%s on %s (wide tables of up to %d inputs, forms of up to %d terms)",
+		s.failureLog2Text(plan), s.name(), ir.MaxWideInputs, opt.MaxTerms)
+}
+
+// failureLog2Text renders failureLog2.
+func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
+	f := s.failureLog2(plan)
+	if math.IsInf(f, -1) {
+		return "no tables, no failure"
+	}
+	return fmt.Sprintf("predicted failure 2^%.1f per run", f)
+}
