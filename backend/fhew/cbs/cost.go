@@ -38,7 +38,7 @@ func (p Params) Cost() Cost {
 // lookupLiteral returns the named set's literal (zero if unknown), so a
 // modified literal that kept a name is not priced as the original.
 func lookupLiteral(name string) ParamsLiteral {
-	for _, l := range []ParamsLiteral{STD128_CBS, STD128_CBS_595} {
+	for _, l := range namedSets {
 		if l.Name == name {
 			return l
 		}

@@ -255,3 +255,21 @@ func TestCost(t *testing.T) {
 		t.Fatalf("ToyCBS estimated cost %+v", c)
 	}
 }
+
+func TestParamsByName(t *testing.T) {
+	for _, n := range Names() {
+		p, err := ParamsByName(n, false)
+		if err != nil || p.Name() != n {
+			t.Fatalf("%s: %v", n, err)
+		}
+	}
+	if _, err := ParamsByName(ToyCBS.Name, false); !errors.Is(err, ErrInsecure) {
+		t.Fatalf("toy without allowInsecure: %v", err)
+	}
+	if _, err := ParamsByName(ToyCBS.Name, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParamsByName("nope", true); err == nil {
+		t.Fatal("unknown name accepted")
+	}
+}

@@ -268,3 +268,24 @@ func (p Params) Ring() *ring.RNS2 { return p.ring }
 
 // valid reports whether p came from NewParams (the zero Params is not).
 func (p Params) valid() bool { return p.ringN != 0 }
+
+// namedSets lists the predefined sets (128-bit first, then toys).
+var namedSets = []ParamsLiteral{STD128_CBS, STD128_CBS_595, ToyCBS, ToyCBS3}
+
+// Names returns the names of the predefined 128-bit sets (the default,
+// STD128_CBS, first).
+func Names() []string { return []string{STD128_CBS.Name, STD128_CBS_595.Name} }
+
+// ParamsByName builds a predefined set; insecure (toy) sets need
+// allowInsecure.
+func ParamsByName(name string, allowInsecure bool) (Params, error) {
+	for _, l := range namedSets {
+		if l.Name == name {
+			if allowInsecure {
+				return NewParamsInsecure(l)
+			}
+			return NewParams(l)
+		}
+	}
+	return Params{}, fmt.Errorf("cbs: unknown parameter set %q (known: %v)", name, Names())
+}
