@@ -151,7 +151,13 @@ func (ev *Evaluator) checkScratch(sc *Scratch) error {
 
 func (ev *Evaluator) checkRGSW(g *RGSW) error {
 	l := 2 * ev.p.lit.CBS.Digits
-	if g == nil || len(g.B) != l || len(g.A) != l || len(g.B[0][0]) != ev.p.ringN {
+	bad := g == nil || len(g.B) != l || len(g.A) != l
+	for j := 0; !bad && j < l; j++ {
+		for _, q := range [2]ring.Poly2{g.B[j], g.A[j]} {
+			bad = bad || len(q[0]) != ev.p.ringN || len(q[1]) != ev.p.ringN
+		}
+	}
+	if bad {
 		return errors.New("cbs: RGSW ciphertext of another parameter set (use Evaluator.NewRGSW)")
 	}
 	return nil
@@ -162,6 +168,7 @@ func (ev *Evaluator) checkRGSW(g *RGSW) error {
 // rotation of the windowed test polynomial, then per level j: rotation by
 // X^{-C_j}, scaling by N^-1, homomorphic trace (only the constant
 // coefficient survives), + g_j/2, and the scheme switch to the z-row.
+// out (from NewRGSW) is written in the NTT domain; in is not modified.
 func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 	if err := checkWide(ev.p, in); err != nil {
 		return err

@@ -139,6 +139,11 @@ func TestBadInputs(t *testing.T) {
 	if err := k.ev.CBS(w, k3.ev.NewRGSW(), sc); err == nil {
 		t.Error("CBS into another set's RGSW accepted")
 	}
+	half := k.ev.NewRGSW()
+	half.A[3] = ring.Poly2{}
+	if err := k.ev.CBS(w, half, sc); err == nil {
+		t.Error("CBS into an RGSW with a missing row accepted")
+	}
 	if err := k.ev.CBS(w, g, nil); err == nil {
 		t.Error("CBS with nil scratch accepted")
 	}
