@@ -195,12 +195,8 @@ func (m *wideMapper) fuseGain(g, h *wgroup, nc *wcut, uses map[uint64]int) float
 	for _, x := range nc.gens[:nc.n] {
 		hx := m.g.hash[x]
 		inNew[hx] = true
-		n, ok := left[hx]
-		if !ok {
-			n = uses[hx]
-		}
-		if n == 0 {
-			cbs-- // a form nobody else reads
+		if _, ok := left[hx]; !ok && uses[hx] == 0 {
+			cbs-- // a form no table read before
 		}
 	}
 	for hx, n := range left {
