@@ -89,11 +89,12 @@ func buildCBSTestPoly(p Params) ring.Poly2 {
 
 // Scratch is one worker's working memory for the Evaluator's calls.
 type Scratch struct {
-	lwe    []uint64 // modswitched wide bit (N + 1 values mod Q_ks)
-	ksAcc  []uint64 // key-switch accumulator, 4 lanes per word
-	ksOffs []int32  // key-switch rows to add
-	sink   uint64   // keeps the key switch's touch-ahead loads alive
-	alpha  []int32  // rounded LWE ciphertext mod 2N (n + 1)
+	lit    ParamsLiteral // the set it was sized for
+	lwe    []uint64      // modswitched wide bit (N + 1 values mod Q_ks)
+	ksAcc  []uint64      // key-switch accumulator, 4 lanes per word
+	ksOffs []int32       // key-switch rows to add
+	sink   uint64        // keeps the key switch's touch-ahead loads alive
+	alpha  []int32       // rounded LWE ciphertext mod 2N (n + 1)
 	accB   ring.Poly2
 	accA   ring.Poly2
 	cB, cA ring.Poly2 // coefficient-domain copies
@@ -113,6 +114,7 @@ type Scratch struct {
 func NewScratch(p Params) *Scratch {
 	r := p.ring
 	sc := &Scratch{
+		lit:    p.lit,
 		lwe:    make([]uint64, p.ringN+1),
 		ksAcc:  make([]uint64, ksWidth(p.lit.LWEDim)),
 		ksOffs: make([]int32, p.ringN*p.digKS),
@@ -143,7 +145,7 @@ func maxInt(a, b int) int {
 func (ev *Evaluator) NewRGSW() *RGSW { return newRGSW(ev.r, ev.p.lit.CBS.Digits) }
 
 func (ev *Evaluator) checkScratch(sc *Scratch) error {
-	if sc == nil || len(sc.lwe) != ev.p.ringN+1 || len(sc.alpha) != ev.p.lit.LWEDim+1 {
+	if sc == nil || sc.lit != ev.p.lit {
 		return errors.New("cbs: scratch of another parameter set (use NewScratch(ev.Params()))")
 	}
 	return nil
