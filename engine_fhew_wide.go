@@ -64,15 +64,12 @@ func wideNames(insecure bool) []string {
 	return out
 }
 
-// wideHelp is the --params help for the wide-table sets.
+// wideHelp is the --params help for the wide-table sets (their Security
+// statements in short; docs/library.md has them in full).
 func wideHelp() string {
-	s := "; circuit bootstrapping with wide tables (free XOR layers, tables of up to 8 inputs; one bit per ciphertext):"
-	for _, l := range wideLiterals {
-		if !l.Insecure {
-			s += " " + l.Name + " (" + l.Security + ")"
-		}
-	}
-	return s + "; insecure, with --insecure only: " + fmt.Sprint(wideNames(true))
+	return "; circuit bootstrapping with wide tables (free XOR layers, tables of up to 8 inputs; docs/fhew-cbs.md), 128-bit " +
+		fmt.Sprint(wideNames(false)) + " (ring N = 2048, log Q = 54, the HE standard's 128-bit bound; LWE part OpenFHE STD128 / STD128_3)" +
+		", insecure with --insecure only: " + fmt.Sprint(wideNames(true))
 }
 
 // wideSchemeByName resolves a wide-table set (cached like every scheme).

@@ -218,7 +218,7 @@ func TestWideParams(t *testing.T) {
 	if !slices.IsSorted(sets) {
 		t.Errorf("ParamSets not sorted: %v", sets)
 	}
-	if h := e.ParamsHelp(); !strings.Contains(h, "STD128_CBS (128 bits") || !strings.Contains(h, "ToyCBS") {
+	if h := e.ParamsHelp(); !strings.Contains(h, "[STD128_CBS STD128_CBS_595]") || !strings.Contains(h, "ToyCBS") {
 		t.Errorf("ParamsHelp lacks the wide-table sets: %s", h)
 	}
 	s, err := e.scheme("STD128_CBS", false)
