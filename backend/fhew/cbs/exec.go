@@ -135,37 +135,18 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	// Each worker owns a Scratch (a few MB at N = 2048): more workers than
+	// 4 per CPU only cost memory.
+	threads = min(threads, 4*runtime.NumCPU())
 	sig := make([]*WideBit, plan.NumSignals())
 	copy(sig, in)
-	level := make([]int, len(sig))
-	base := plan.SignalBase()
-	tabs := make([]execTable, len(plan.Tables))
-	uses := map[string]int{}
-	maxLevel := 0
-	for i := range plan.Tables {
-		t := &plan.Tables[i]
-		et := execTable{tabs: foldConsts(t), first: base[i]}
-		lv := 0
-		for j := range t.In {
-			for _, s := range t.In[j].Terms {
-				lv = max(lv, level[s])
-			}
-			key := formKey(&t.In[j])
-			et.keys = append(et.keys, key)
-			uses[key]++
-		}
-		et.level = lv + 1
-		maxLevel = max(maxLevel, et.level)
-		for o := range t.Out {
-			level[et.first+o] = et.level
-			sig[et.first+o] = NewWideBit(p)
-		}
-		tabs[i] = et
-	}
-	byLevel := make([][]int, maxLevel+1)
+	tabs, byLevel, uses := schedule(plan)
 	for i := range tabs {
-		byLevel[tabs[i].level] = append(byLevel[tabs[i].level], i)
+		for o := range tabs[i].tabs {
+			sig[tabs[i].first+o] = NewWideBit(p)
+		}
 	}
+	maxLevel := len(byLevel) - 1
 	scs := make([]*Scratch, threads)
 	forms := make([]*WideBit, threads)
 	for w := range scs {
@@ -234,6 +215,42 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 		}
 	}
 	return out, nil
+}
+
+// schedule prepares plan's tables for execution: their cache keys and
+// folded truth tables, their levels (1 + the highest level of a signal they
+// read; inputs are level 0), the tables of each level, and how many table
+// inputs read each cache key.
+func schedule(plan *ir.WidePlan) (tabs []execTable, byLevel [][]int, uses map[string]int) {
+	level := make([]int, plan.NumSignals())
+	base := plan.SignalBase()
+	tabs = make([]execTable, len(plan.Tables))
+	uses = map[string]int{}
+	maxLevel := 0
+	for i := range plan.Tables {
+		t := &plan.Tables[i]
+		et := execTable{tabs: foldConsts(t), first: base[i]}
+		lv := 0
+		for j := range t.In {
+			for _, s := range t.In[j].Terms {
+				lv = max(lv, level[s])
+			}
+			key := formKey(&t.In[j])
+			et.keys = append(et.keys, key)
+			uses[key]++
+		}
+		et.level = lv + 1
+		maxLevel = max(maxLevel, et.level)
+		for o := range t.Out {
+			level[et.first+o] = et.level
+		}
+		tabs[i] = et
+	}
+	byLevel = make([][]int, maxLevel+1)
+	for i := range tabs {
+		byLevel[tabs[i].level] = append(byLevel[tabs[i].level], i)
+	}
+	return tabs, byLevel, uses
 }
 
 // formInto writes the XOR of f's terms (not its Const) into out.
