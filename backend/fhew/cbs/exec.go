@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,6 +22,13 @@ type EvalOptions struct {
 	// Threads is the number of workers (0: GOMAXPROCS). Each owns one
 	// Scratch and one form buffer.
 	Threads int
+	// Progress, if set, is called after every finished circuit bootstrap
+	// with the number done and the plan's total (one per distinct input
+	// form), from one goroutine at a time.
+	Progress func(done, total int)
+	// Busy, if set, accumulates the nanoseconds the workers spent inside
+	// CBS and EvalTable (summed over workers).
+	Busy *atomic.Int64
 }
 
 // EncryptBits encrypts bits as fresh wide bits (the plan's input layout).
@@ -153,6 +162,8 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 		scs[w] = NewScratch(p)
 		forms[w] = NewWideBit(p)
 	}
+	var progressMu sync.Mutex
+	done := 0
 	cache := map[string]*RGSW{}
 	var pool []*RGSW
 	type cbsJob struct {
@@ -180,7 +191,20 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 		err := parallel(ctx, threads, len(jobs), func(w, i int) error {
 			f := forms[w]
 			formInto(p, jobs[i].form, sig, f)
-			return ev.CBS(f, jobs[i].out, scs[w])
+			t0 := time.Now()
+			if err := ev.CBS(f, jobs[i].out, scs[w]); err != nil {
+				return err
+			}
+			if opt.Busy != nil {
+				opt.Busy.Add(int64(time.Since(t0)))
+			}
+			if opt.Progress != nil {
+				progressMu.Lock()
+				done++
+				opt.Progress(done, len(uses))
+				progressMu.Unlock()
+			}
+			return nil
 		})
 		if err != nil {
 			return nil, err
@@ -192,7 +216,12 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 			for j, key := range et.keys {
 				rg[j] = cache[key] // read-only during this step
 			}
-			return ev.EvalTable(rg, et.tabs, sig[et.first:et.first+len(et.tabs)], scs[w])
+			t0 := time.Now()
+			err := ev.EvalTable(rg, et.tabs, sig[et.first:et.first+len(et.tabs)], scs[w])
+			if opt.Busy != nil {
+				opt.Busy.Add(int64(time.Since(t0)))
+			}
+			return err
 		})
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	mrand "math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/ir"
@@ -86,9 +87,21 @@ func TestEvalPlanRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{Threads: 1 + it%2})
+		var busy atomic.Int64
+		calls, last := 0, 0
+		opt := EvalOptions{Threads: 1 + it%2, Busy: &busy, Progress: func(done, total int) {
+			calls++
+			if done != calls || total != plan.Stats().DistinctIn {
+				t.Errorf("plan %d: progress (%d, %d) at call %d, want total %d", it, done, total, calls, plan.Stats().DistinctIn)
+			}
+			last = total
+		}}
+		out, err := k.ev.EvalPlan(ctx, plan, in, opt)
 		if err != nil {
 			t.Fatalf("plan %d: %v", it, err)
+		}
+		if calls != last || busy.Load() <= 0 {
+			t.Fatalf("plan %d: %d progress calls of %d, busy %d ns", it, calls, last, busy.Load())
 		}
 		got, err := k.sk.DecryptBits(out)
 		if err != nil {
