@@ -517,3 +517,31 @@ func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
 	}
 	return fmt.Sprintf("predicted failure 2^%.1f per run", f)
 }
+
+// wideAutoCost compiles c for the secure wide-table set name the way
+// Compile does and prices it for a parameter choice (AutoParams): the
+// compiled circuit, the scheme, the plan's cost in NAND-equivalents of
+// fhew's STD128_LOWFAIL_T (optimize.WideOptions.PlanCost with the set's
+// measured prices, the unit of fhew.Params.BootstrapCost) and its
+// predicted failure per run (log2; -Inf without tables). The plan is
+// cached, so compiling the chosen set afterwards does not map again.
+func wideAutoCost(c *ir.Circuit, name string) (d *ir.Circuit, s scheme, cost, failureLog2 float64, err error) {
+	d, s, err = compileWide(c, Target{Params: name}, &compileConfig{})
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	ws := s.(*wideScheme)
+	plan, err := ws.plan(d)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	opt, err := ws.options()
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	cost, err = opt.PlanCost(plan)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	return d, s, cost, ws.failureLog2(plan), nil
+}

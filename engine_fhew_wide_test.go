@@ -262,3 +262,32 @@ func TestWideTableDepth(t *testing.T) {
 		t.Errorf("depth %d, want 2", d)
 	}
 }
+
+// TestWideAutoCost: the price of a plan is its CBS, packing and output
+// counts at the set's costs, and the circuit is Compile's.
+func TestWideAutoCost(t *testing.T) {
+	src, err := LoadCircuit(HDL(testWideMux, ""), StyleSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, s, cost, f, err := wideAutoCost(src, "STD128_CBS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustCompile(t, HDL(testWideMux, ""), Target{Params: "STD128_CBS"})
+	if circuitHash(d) != circuitHash(p.Circuit()) || s.name() != "STD128_CBS" {
+		t.Error("wideAutoCost's circuit or set differs from Compile's")
+	}
+	plan, err := s.(*wideScheme).plan(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := plan.Stats()
+	lo := float64(st.DistinctIn)*wideCBSCost + float64(st.TableOuts)*wideOutCost + float64(st.Tables)*wideTableCost
+	if cost < lo-1e-9 || cost > lo+float64(st.TableOuts)*wideTableCost+1e-9 || f >= -50 {
+		t.Errorf("cost %v (CBS/outputs/one polynomial per table: %v), failure 2^%v; plan %v", cost, lo, f, st)
+	}
+	if _, _, _, _, err := wideAutoCost(src, "NoSuchSet"); err == nil {
+		t.Error("unknown set accepted")
+	}
+}
