@@ -308,9 +308,25 @@ func MapWide(c *ir.Circuit, opt WideOptions) (*ir.WidePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := m.build(best, false)
-	if errors.Is(err, errCycle) {
-		p, err = m.build(best, true)
+	// Fusion across a table's first output helps chains (carries, divider
+	// rows) and can hurt elsewhere (udivide64: 1.4x the CBS); build both
+	// ways and keep the cheaper plan. The relaxed build may also close a
+	// cycle through cancelling forms, then only the strict one counts.
+	strict, err := m.build(best, true)
+	if err != nil {
+		return nil, err
 	}
-	return p, err
+	relaxed, err := m.build(best, false)
+	if errors.Is(err, errCycle) {
+		return strict, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cs, _ := o.PlanCost(strict)
+	cr, _ := o.PlanCost(relaxed)
+	if cr < cs {
+		return relaxed, nil
+	}
+	return strict, nil
 }

@@ -221,8 +221,14 @@ func (m *wideMapper) build(cv *wcover, strict bool) (*ir.WidePlan, error) {
 		return nil, err
 	}
 	groups = m.prune(fm, groups, groupOf)
+	uses := map[uint64]int{} // tables reading each form
 	for _, gr := range groups {
-		if m.rebase(fm, gr) {
+		for _, g := range gr.cut.gens[:gr.cut.n] {
+			uses[m.g.hash[g]]++
+		}
+	}
+	for _, gr := range groups {
+		if m.rebase(fm, gr, uses) {
 			ge, err := m.newGroupEval(gr, memo)
 			if err != nil {
 				return nil, err

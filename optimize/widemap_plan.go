@@ -214,12 +214,19 @@ func (m *wideMapper) absorb(fm *formsM, groups []*wgroup, groupOf []*wgroup, eva
 
 // rebase picks the group's generators among the nodes of its span near its
 // current ones (linear nodes whose fanins stay in the span: an S-box's
-// inputs rather than its top layer's sums), fewest terms first, so that the
-// CBS inputs need fewer refreshes. It reports whether the generators changed.
-func (m *wideMapper) rebase(fm *formsM, gr *wgroup) bool {
+// inputs rather than its top layer's sums): forms another table reads
+// first (their CBS is paid), then fewest terms, so that the CBS inputs need
+// fewer refreshes. It reports whether the generators changed. uses counts
+// the tables reading each form before any rebase.
+func (m *wideMapper) rebase(fm *formsM, gr *wgroup, uses map[uint64]int) bool {
 	type cand struct {
-		v     int32
-		terms int
+		v      int32
+		shared bool // another table reads this form: its CBS is paid already
+		terms  int
+	}
+	own := map[uint64]bool{}
+	for _, g := range gr.cut.gens[:gr.cut.n] {
+		own[m.g.hash[g]] = true
 	}
 	var pool []cand
 	seen := map[int32]bool{}
@@ -236,7 +243,12 @@ func (m *wideMapper) rebase(fm *formsM, gr *wgroup) bool {
 		if err != nil {
 			return
 		}
-		pool = append(pool, cand{v, len(f.terms)})
+		h := m.g.hash[v]
+		n := uses[h]
+		if own[h] {
+			n--
+		}
+		pool = append(pool, cand{v, n > 0, len(f.terms)})
 		if nd := &m.g.nodes[v]; nd.lin && !fm.isM[v] {
 			for _, u := range nd.in {
 				visit(u)
@@ -247,6 +259,9 @@ func (m *wideMapper) rebase(fm *formsM, gr *wgroup) bool {
 		visit(g)
 	}
 	sort.SliceStable(pool, func(i, j int) bool {
+		if pool[i].shared != pool[j].shared {
+			return pool[i].shared
+		}
 		if pool[i].terms != pool[j].terms {
 			return pool[i].terms < pool[j].terms
 		}
