@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -409,8 +410,8 @@ type planRunner interface {
 // runPlan evaluates p's plan on each pack in turn, every pack on all
 // threads. Stats count the circuit bootstraps run (the plan's distinct
 // table input forms, per pack) as the costly operations and the tables as
-// the nodes; Busy is not measured (the executor's workers do not report
-// it), CPU is the process's.
+// the nodes; Busy is the executor workers' time inside CBS and vertical
+// packing, CPU the process's. Progress follows every circuit bootstrap.
 func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
 	st := Stats{Slots: 1}
 	st.CostName = "circuit bootstraps"
@@ -425,8 +426,11 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 	}
 	ps := plan.Stats()
 	total := ps.DistinctIn * len(packs)
+	var busy atomic.Int64
+	copt := cbs.EvalOptions{Threads: opts.Threads, Busy: &busy}
 	if opts.Progress != nil {
 		opts.Progress(0, total)
+		copt.Progress = func(done, _ int) { opts.Progress(st.Costly+done, total) }
 	}
 	t0 := time.Now()
 	cpu0, cpuOK := processCPU()
@@ -439,7 +443,8 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		if opts.ReleaseInputs {
 			packs[i] = nil
 		}
-		res, err := k.ev.EvalPlan(ctx, plan, in, cbs.EvalOptions{Threads: opts.Threads})
+		res, err := k.ev.EvalPlan(ctx, plan, in, copt)
+		st.Busy = time.Duration(busy.Load())
 		if err != nil {
 			return nil, st, err
 		}
@@ -449,9 +454,6 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		}
 		st.Nodes += ps.Tables
 		st.Costly += ps.DistinctIn
-		if opts.Progress != nil {
-			opts.Progress(st.Costly, total)
-		}
 	}
 	st.Wall = time.Since(t0)
 	if cpu1, ok := processCPU(); ok && cpuOK {

@@ -51,7 +51,7 @@ func TestWideRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Instances != n || st.Runs != n || st.Costly != n*plan.Stats().DistinctIn || st.CostName != "circuit bootstraps" || st.Costly == 0 {
+		if st.Instances != n || st.Runs != n || st.Costly != n*plan.Stats().DistinctIn || st.CostName != "circuit bootstraps" || st.Costly == 0 || st.Busy <= 0 || st.Nodes != n*plan.Stats().Tables {
 			t.Errorf("stats %+v, plan %v", st, plan.Stats())
 		}
 		got, err := ck.Decrypt(p, out)
