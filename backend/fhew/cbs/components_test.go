@@ -113,7 +113,7 @@ func TestCMux(t *testing.T) {
 	Q := int64(k.p.q)
 	g := k.ev.NewRGSW()
 	for bit := 0; bit < 2; bit++ {
-		encryptRGSWBit(k.sk, smp, bit, k.p.lit.CBS, make([]int64, k.p.ringN), g)
+		encryptRGSWBit(k.sk, smp, bit, k.p.lit.CBS, make([]int64, k.p.ringN), g, true)
 		for _, shift := range []int{1, 16, 255} {
 			m := randPoly(rng, k.p.ringN, int64(k.p.q/2-1))
 			encryptCoeff(t, k, smp, m, sc.tB, sc.tA)

@@ -70,6 +70,7 @@ type ksKey struct {
 // the scheme-switch key RLWE'(z²). Immutable after generation.
 type EvaluationKey struct {
 	params  Params
+	seed    [32]byte // public seed of every uniform part (keyseed.go)
 	ks      []uint64 // LWE key switch: rows (i, d, v) of ksWords words, 4 uint16 lanes each
 	ksWords int
 	brk     [][2]*RGSW
@@ -91,10 +92,17 @@ func (ek *EvaluationKey) SizeBytes() int {
 }
 
 // encryptRLWE writes an RLWE encryption (B, A) of msg under z, NTT domain
-// (msg in the NTT domain; nil is 0): A uniform, B = e + msg - A·z.
+// (msg in the NTT domain; nil is 0): A drawn uniformly from smp, then
+// encryptRLWEWithA.
 func encryptRLWE(sk *SecretKey, smp *sampler, msg ring.Poly2, e []int64, B, A ring.Poly2) {
+	smp.uniformPoly(sk.params.ring, A)
+	encryptRLWEWithA(sk, smp, msg, e, B, A)
+}
+
+// encryptRLWEWithA sets B = e + msg - A·z for the given uniform A (NTT
+// domain), e drawn from smp.
+func encryptRLWEWithA(sk *SecretKey, smp *sampler, msg ring.Poly2, e []int64, B, A ring.Poly2) {
 	r := sk.params.ring
-	smp.uniformPoly(r, A)
 	smp.gaussianVec(e)
 	r.SetCentered(e, B)
 	r.Forward(B, B)
@@ -106,11 +114,19 @@ func encryptRLWE(sk *SecretKey, smp *sampler, msg ring.Poly2, e []int64, B, A ri
 	r.Sub(B, tmp, B)
 }
 
-// encryptRGSWBit writes RGSW(bit) with gadget g (NTT domain).
-func encryptRGSWBit(sk *SecretKey, smp *sampler, bit int, g Gadget, e []int64, out *RGSW) {
+// encryptRGSWBit writes RGSW(bit) with gadget g (NTT domain); with drawA
+// the A polynomials are drawn from smp, otherwise out.A already holds them
+// (the evaluation key's seeded parts).
+func encryptRGSWBit(sk *SecretKey, smp *sampler, bit int, g Gadget, e []int64, out *RGSW, drawA bool) {
 	r := sk.params.ring
 	l := g.Digits
 	msg := r.NewPoly()
+	enc := func(B, A ring.Poly2) {
+		if drawA {
+			smp.uniformPoly(r, A)
+		}
+		encryptRLWEWithA(sk, smp, msg, e, B, A)
+	}
 	for j := 0; j < l; j++ {
 		gj := uint64(0)
 		if bit != 0 {
@@ -120,28 +136,27 @@ func encryptRGSWBit(sk *SecretKey, smp *sampler, bit int, g Gadget, e []int64, o
 			msg[0][k] = uint32(gj % uint64(r.Q0))
 			msg[1][k] = uint32(gj % uint64(r.Q1))
 		}
-		encryptRLWE(sk, smp, msg, e, out.B[j], out.A[j])
+		enc(out.B[j], out.A[j])
 		r.MulCoeffs(msg, sk.zNTT, msg)
-		encryptRLWE(sk, smp, msg, e, out.B[l+j], out.A[l+j])
+		enc(out.B[l+j], out.A[l+j])
 	}
 }
 
-// genKSKey writes RLWE'_z(g_j·w) for w in the NTT domain.
-func genKSKey(sk *SecretKey, smp *sampler, w ring.Poly2, g Gadget, e []int64) ksKey {
+// fillKSKey sets the B parts of k to RLWE'_z(g_j·w) for w in the NTT
+// domain, k.A holding the seeded uniform parts.
+func fillKSKey(sk *SecretKey, smp *sampler, w ring.Poly2, g Gadget, e []int64, k *ksKey) {
 	r := sk.params.ring
-	k := ksKey{B: make([]ring.Poly2, g.Digits), A: make([]ring.Poly2, g.Digits)}
 	msg := r.NewPoly()
 	for j := range k.B {
-		k.B[j], k.A[j] = r.NewPoly(), r.NewPoly()
 		r.MulScalar(w, r.GadgetConst(g.LogB, j, g.Drop), msg)
-		encryptRLWE(sk, smp, msg, e, k.B[j], k.A[j])
+		encryptRLWEWithA(sk, smp, msg, e, k.B[j], k.A[j])
 	}
-	return k
 }
 
-// GenEvaluationKey generates the evaluation key of sk (randomness from
-// crypto/rand). For STD128_CBS it takes a few seconds and ~360 MB (the
-// LWE key switch 213 MB, the blind-rotation keys 146 MB).
+// GenEvaluationKey generates the evaluation key of sk: a public seed and
+// the secret-dependent parts from crypto/rand, the uniform parts expanded
+// from the seed (keyseed.go). For STD128_CBS it takes a few seconds and
+// ~360 MB (the LWE key switch 213 MB, the blind-rotation keys 146 MB).
 func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	if sk == nil || !sk.params.valid() {
 		return nil, errors.New("cbs: GenEvaluationKey: nil or invalid secret key")
@@ -152,33 +167,33 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	ek := &EvaluationKey{params: p}
+	seed, err := newSeed()
+	if err != nil {
+		return nil, err
+	}
+	ek := newEvaluationKeyShape(p, seed)
+	regenPublic(ek)
 	e := make([]int64, p.ringN)
-	genLWEKeySwitch(sk, smp, ek)
-	n := p.lit.LWEDim
-	ek.brk = make([][2]*RGSW, n)
-	for i := 0; i < n; i++ {
+	fillLWEKeySwitch(sk, smp, ek)
+	for i := range ek.brk {
 		for k, v := range [2]int64{1, -1} {
-			g := newRGSW(r, p.lit.BR.Digits)
 			bit := 0
 			if sk.s[i] == v {
 				bit = 1
 			}
-			encryptRGSWBit(sk, smp, bit, p.lit.BR, e, g)
-			ek.brk[i][k] = g
+			encryptRGSWBit(sk, smp, bit, p.lit.BR, e, ek.brk[i][k], false)
 		}
 	}
 	zc := r.NewPoly()
 	r.SetCentered(sk.z, zc)
 	w := r.NewPoly()
-	ek.trace = make([]ksKey, p.lit.LogN)
 	for k := 1; k <= p.lit.LogN; k++ {
 		r.AutomorphismCoeff(zc, uint64(1)<<uint(k)+1, w)
 		r.Forward(w, w)
-		ek.trace[k-1] = genKSKey(sk, smp, w, p.lit.Trace, e)
+		fillKSKey(sk, smp, w, p.lit.Trace, e, &ek.trace[k-1])
 	}
 	r.MulCoeffs(sk.zNTT, sk.zNTT, w)
-	ek.ss = genKSKey(sk, smp, w, p.lit.Trace, e)
+	fillKSKey(sk, smp, w, p.lit.Trace, e, &ek.ss)
 	return ek, nil
 }
 
@@ -186,38 +201,29 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 // (n coefficients and b).
 func ksWidth(n int) int { return (n + 1 + 3) / 4 }
 
-// genLWEKeySwitch fills ek.ks: row (i, d, v), v = 1..B_ks-1, is an LWE
-// encryption under s mod Q_ks of v·B_ks^d·z_i (lanes 0..n-1: a, lane n: b,
-// phase b + <a, s>), held mod 2^16 in 16-bit lanes (Q_ks divides 2^16, so
-// lane arithmetic reduces consistently).
-func genLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
+// fillLWEKeySwitch sets lane n (b) of every LWE key-switching row (i, d, v),
+// v = 1..B_ks-1: with the seeded a in lanes 0..n-1, the row encrypts
+// v·B_ks^d·z_i under s mod Q_ks (phase b + <a, s>), held mod 2^16 in 16-bit
+// lanes (Q_ks divides 2^16, so lane arithmetic reduces consistently).
+func fillLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
 	p := sk.params
 	n := p.lit.LWEDim
 	B := 1 << p.lit.LogBKS
-	W := ksWidth(n)
-	ek.ksWords = W
-	rows := p.ringN * p.digKS * (B - 1)
-	ek.ks = make([]uint64, rows*W)
+	W := ek.ksWords
 	mask := uint64(p.qks - 1)
-	lane := make([]uint64, 4*W)
 	for i := 0; i < p.ringN; i++ {
 		for d := 0; d < p.digKS; d++ {
 			for v := 1; v < B; v++ {
-				for j := range lane {
-					lane[j] = 0
-				}
+				row := ek.ks[((i*p.digKS+d)*(B-1)+v-1)*W:][:W]
 				var dot uint64
 				for j := 0; j < n; j++ {
-					a := smp.c.Uint64() & mask
-					lane[j] = a
+					a := (row[j/4] >> (16 * uint(j%4))) & 0xffff
 					dot += a * uint64(sk.s[j]) // wraps mod 2^64: fine mod Q_ks
 				}
 				msg := uint64(v) << uint(d*p.lit.LogBKS) * uint64(sk.z[i])
-				lane[n] = (uint64(smp.gaussian()) + msg - dot) & mask
-				row := ek.ks[((i*p.digKS+d)*(B-1)+v-1)*W:]
-				for w := 0; w < W; w++ {
-					row[w] = lane[4*w] | lane[4*w+1]<<16 | lane[4*w+2]<<32 | lane[4*w+3]<<48
-				}
+				b := (uint64(smp.gaussian()) + msg - dot) & mask
+				sh := 16 * uint(n%4)
+				row[n/4] = row[n/4]&^(0xffff<<sh) | b<<sh
 			}
 		}
 	}
