@@ -151,7 +151,8 @@ type Target struct {
 	Engine string
 	// Params is the parameter-set name; "" lets the engine choose (FHEW: its
 	// default set; BGV: the smallest secure set whose depth and slots fit
-	// the compiled circuit and Instances).
+	// the compiled circuit and Instances). On FHEW, AutoParams ("auto")
+	// chooses the cheapest 128-bit set for the circuit.
 	Params string
 	// Insecure allows the insecure Toy parameter sets. It is the one switch
 	// for them: every other path refuses them.
