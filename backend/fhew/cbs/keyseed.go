@@ -78,7 +78,7 @@ func newEvaluationKeyShape(p Params, seed [32]byte) *EvaluationKey {
 	n := p.lit.LWEDim
 	W := ksWidth(n)
 	ek := &EvaluationKey{params: p, seed: seed, ksWords: W}
-	ek.ks = make([]uint64, p.ringN*p.digKS*((1<<p.lit.LogBKS)-1)*W)
+	ek.ks = make([]uint64, ksRows(p)*W)
 	ek.brk = make([][2]*RGSW, n)
 	for i := range ek.brk {
 		ek.brk[i] = [2]*RGSW{newRGSW(r, p.lit.BR.Digits), newRGSW(r, p.lit.BR.Digits)}
@@ -141,3 +141,8 @@ func regenPublic(ek *EvaluationKey) {
 		uniformPolyFrom(c, r, a)
 	}
 }
+
+// ksRows returns the number of rows of the LWE key-switching key
+// (ksWidth(n) words each): N·d_ks·(B_ks - 1), one per coefficient, digit
+// and nonzero digit value. Serialisation should size the key with it.
+func ksRows(p Params) int { return p.ringN * p.digKS * ((1 << p.lit.LogBKS) - 1) }
