@@ -82,7 +82,7 @@ func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
 	case isWideSet(name): // engine_fhew_wide.go
 		return wideSchemeByName(name, allowInsecure)
 	case !slices.Contains(fhew.Names(), name):
-		return nil, fmt.Errorf("fhew: unknown parameter set %q (known: %v; compile and run also take %s: the cheapest 128-bit set for the circuit)", name, fhew.Names(), AutoParams)
+		return nil, fmt.Errorf("fhew: unknown parameter set %q (known: %v; compile and run also take %s: the cheapest 128-bit set for the circuit)", name, fhewEngine{}.ParamSets(), AutoParams)
 	}
 	s, err := cachedScheme("fhew/"+name, func() (scheme, error) {
 		// Insecure sets are built here and refused below, by the one policy.
