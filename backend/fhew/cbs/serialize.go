@@ -19,11 +19,13 @@ import (
 // The literal is written field by field (Security left out), so a key is
 // accepted only for the exact set it was made for. A secret key's body is
 // z (N bytes) and s (n bytes) as int8 in {-1, 0, 1}. An evaluation key's
-// body is the LWE key switch (its 64-bit words of four 16-bit lanes, each
-// lane below Q_ks), then every polynomial of the blind-rotation keys (per i,
-// the key for s_i = 1 then for s_i = -1, rows B then A), the trace keys and
-// the scheme-switch key, each polynomial as its two residue slices of N
-// uint32 (NTT domain, each residue below its prime). Every length follows
+// body holds its public parts only, the uniform ones being regenerated
+// from its seed (keyseed.go): the 32-byte seed, then the b lane of every
+// LWE key-switching row (uint16, below Q_ks), then the B polynomial of
+// every row of the blind-rotation keys (per i, the key for s_i = 1 then for
+// s_i = -1), of the trace keys and of the scheme-switch key, each as its
+// two residue slices of N uint32 (NTT domain, each residue below its
+// prime): about 75 MB for STD128_CBS instead of 361. Every length follows
 // from the parameter set, so a decoder checks the size of the whole input
 // before it allocates anything.
 //
@@ -32,8 +34,9 @@ import (
 // the parameter set and a checksum.
 
 const (
-	fileMagic   = "HCCCBS\x00\x00"
-	fileVersion = 1
+	fileMagic = "HCCCBS\x00\x00"
+	// 2: evaluation keys hold the seed and the b parts only.
+	fileVersion = 2
 	kindEvalKey = 1
 	kindSecret  = 2
 )
@@ -170,56 +173,61 @@ func UnmarshalSecretKey(p Params, data []byte) (*SecretKey, error) {
 }
 
 // evalKeyShape is the evaluation key's layout under p: the LWE key
-// switch's rows and words per row and the number of polynomials.
-func evalKeyShape(p Params) (ksRows, ksWords, polys int) {
+// switch's rows and the number of B polynomials.
+func evalKeyShape(p Params) (ksRowCount, bPolys int) {
 	l := p.lit
-	ksRows = p.ringN * p.digKS * ((1 << l.LogBKS) - 1)
-	ksWords = ksWidth(l.LWEDim)
-	polys = l.LWEDim*2*2*(2*l.BR.Digits) + (l.LogN+1)*2*l.Trace.Digits
-	return ksRows, ksWords, polys
+	return ksRows(p), l.LWEDim*2*(2*l.BR.Digits) + (l.LogN+1)*l.Trace.Digits
 }
 
 // evalKeyBody is the size of an evaluation key's body in bytes.
 func evalKeyBody(p Params) int {
-	rows, words, polys := evalKeyShape(p)
-	return rows*words*8 + polys*2*p.ringN*4
+	rows, polys := evalKeyShape(p)
+	return 32 + rows*2 + polys*2*p.ringN*4
 }
 
-// polys calls f on every polynomial of ek in the file's order.
-func (ek *EvaluationKey) polys(f func(ring.Poly2)) {
+// bPolys calls f on every B polynomial of ek in the file's order.
+func (ek *EvaluationKey) bPolys(f func(ring.Poly2)) {
 	for i := range ek.brk {
 		for _, g := range ek.brk[i] {
-			for j := range g.B {
-				f(g.B[j])
-				f(g.A[j])
+			for _, b := range g.B {
+				f(b)
 			}
 		}
 	}
-	for _, k := range append(append([]ksKey(nil), ek.trace...), ek.ss) {
-		for j := range k.B {
-			f(k.B[j])
-			f(k.A[j])
+	for _, k := range ek.trace {
+		for _, b := range k.B {
+			f(b)
 		}
+	}
+	for _, b := range ek.ss.B {
+		f(b)
 	}
 }
 
-// MarshalBinary encodes the evaluation key (see the format above). For
-// STD128_CBS it is about 360 MB.
+// ksLane returns where lane n (b) of an LWE key-switching row lives: the
+// word within the row and the shift.
+func ksLane(n int) (word int, shift uint) { return n / 4, 16 * uint(n%4) }
+
+// MarshalBinary encodes the evaluation key (see the format above): about
+// 75 MB for STD128_CBS.
 func (ek *EvaluationKey) MarshalBinary() ([]byte, error) {
 	if ek == nil || !ek.params.valid() {
 		return nil, errors.New("cbs: MarshalBinary: nil or invalid evaluation key")
 	}
 	p := ek.params
-	rows, words, _ := evalKeyShape(p)
-	if len(ek.ks) != rows*words || ek.ksWords != words || len(ek.brk) != p.lit.LWEDim || len(ek.trace) != p.lit.LogN {
+	rows, _ := evalKeyShape(p)
+	W := ksWidth(p.lit.LWEDim)
+	if len(ek.ks) != rows*W || ek.ksWords != W || len(ek.brk) != p.lit.LWEDim || len(ek.trace) != p.lit.LogN {
 		return nil, errors.New("internal error: cbs evaluation key of the wrong shape")
 	}
 	le := binary.LittleEndian
 	b := header(p, kindEvalKey, evalKeyBody(p))
-	for _, w := range ek.ks {
-		b = le.AppendUint64(b, w)
+	b = append(b, ek.seed[:]...)
+	word, shift := ksLane(p.lit.LWEDim)
+	for r := 0; r < rows; r++ {
+		b = le.AppendUint16(b, uint16(ek.ks[r*W+word]>>shift))
 	}
-	ek.polys(func(x ring.Poly2) {
+	ek.bPolys(func(x ring.Poly2) {
 		for _, res := range x {
 			for _, v := range res[:p.ringN] {
 				b = le.AppendUint32(b, v)
@@ -230,43 +238,34 @@ func (ek *EvaluationKey) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalEvaluationKey decodes MarshalBinary's encoding of an evaluation
-// key of p. Every lane and residue is range-checked.
+// key of p: every b lane and residue is range-checked, the uniform parts
+// are regenerated from the seed.
 func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 	body, err := open(p, data, kindEvalKey, evalKeyBody(p), "evaluation key")
 	if err != nil {
 		return nil, err
 	}
-	l := p.lit
-	rows, words, _ := evalKeyShape(p)
+	var seed [32]byte
+	copy(seed[:], body)
+	body = body[32:]
+	rows, _ := evalKeyShape(p)
 	le := binary.LittleEndian
-	ek := &EvaluationKey{params: p, ks: make([]uint64, rows*words), ksWords: words}
 	lane := uint64(p.qks)
-	for i := range ek.ks {
-		w := le.Uint64(body[8*i:])
-		for j := 0; j < 4; j++ {
-			if w>>(16*j)&0xffff >= lane {
-				return nil, fmt.Errorf("%w: key-switching word %d has a lane of %d, not below Q_ks = %d", ErrFormat, i, w>>(16*j)&0xffff, lane)
-			}
+	for r := 0; r < rows; r++ { // check before allocating the key
+		if v := uint64(le.Uint16(body[2*r:])); v >= lane {
+			return nil, fmt.Errorf("%w: key-switching row %d has b = %d, not below Q_ks = %d", ErrFormat, r, v, lane)
 		}
-		ek.ks[i] = w
 	}
-	body = body[8*len(ek.ks):]
-	r := p.ring
-	ek.brk = make([][2]*RGSW, l.LWEDim)
-	for i := range ek.brk {
-		ek.brk[i] = [2]*RGSW{newRGSW(r, l.BR.Digits), newRGSW(r, l.BR.Digits)}
+	ek := newEvaluationKeyShape(p, seed)
+	W := ek.ksWords
+	word, shift := ksLane(p.lit.LWEDim)
+	for r := 0; r < rows; r++ {
+		ek.ks[r*W+word] |= uint64(le.Uint16(body[2*r:])) << shift
 	}
-	newKS := func() ksKey {
-		return ksKey{B: r.NewPolys(l.Trace.Digits), A: r.NewPolys(l.Trace.Digits)}
-	}
-	ek.trace = make([]ksKey, l.LogN)
-	for i := range ek.trace {
-		ek.trace[i] = newKS()
-	}
-	ek.ss = newKS()
-	primes := [2]uint32{l.Q0, l.Q1}
+	body = body[2*rows:]
+	primes := [2]uint32{p.lit.Q0, p.lit.Q1}
 	off := 0
-	ek.polys(func(x ring.Poly2) {
+	ek.bPolys(func(x ring.Poly2) {
 		if err != nil {
 			return
 		}
@@ -285,6 +284,7 @@ func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 	if err != nil {
 		return nil, err
 	}
+	regenPublic(ek)
 	return ek, nil
 }
 

@@ -2,8 +2,10 @@ package cbs
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -56,6 +58,11 @@ func TestSerializeSecretKey(t *testing.T) {
 		}
 	}
 	checkRejects(t, data, func(d []byte) error { _, err := UnmarshalSecretKey(sk.params, d); return err })
+	bad := slices.Clone(data)
+	bad[len(header(sk.params, kindSecret, 0))] = 2
+	if _, err := UnmarshalSecretKey(sk.params, reseal(bad)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "ternary") {
+		t.Errorf("coefficient 2: err = %v", err)
+	}
 }
 
 func TestSerializeEvaluationKey(t *testing.T) {
@@ -71,9 +78,12 @@ func TestSerializeEvaluationKey(t *testing.T) {
 	if !slices.Equal(got.ks, ek.ks) {
 		t.Fatal("LWE key switch changed in the round trip")
 	}
+	if got.seed != ek.seed {
+		t.Fatal("seed changed in the round trip")
+	}
 	var a, b [][]uint32
-	ek.polys(func(x ring.Poly2) { a = append(a, x[0][:ek.params.ringN], x[1][:ek.params.ringN]) })
-	got.polys(func(x ring.Poly2) { b = append(b, x[0][:ek.params.ringN], x[1][:ek.params.ringN]) })
+	ek.allPolys(func(x ring.Poly2) { a = append(a, x[0][:ek.params.ringN], x[1][:ek.params.ringN]) })
+	got.allPolys(func(x ring.Poly2) { b = append(b, x[0][:ek.params.ringN], x[1][:ek.params.ringN]) })
 	if len(a) != len(b) || len(a) == 0 {
 		t.Fatalf("%d polynomials, decoded %d", len(a), len(b))
 	}
@@ -116,6 +126,26 @@ func TestSerializeEvaluationKey(t *testing.T) {
 		return
 	}
 	checkRejects(t, data, func(d []byte) error { _, err := UnmarshalEvaluationKey(ek.params, d); return err })
+	// Out-of-range values under a valid checksum: a b lane >= Q_ks, a
+	// residue >= its prime.
+	hdr := len(header(ek.params, kindEvalKey, 0))
+	rows, _ := evalKeyShape(ek.params)
+	for name, at := range map[string]int{"Q_ks": hdr + 32, "not below 1341": hdr + 32 + 2*rows} {
+		bad := slices.Clone(data)
+		for i := 0; i < 4; i++ {
+			bad[at+i] = 0xff
+		}
+		if _, err := UnmarshalEvaluationKey(ek.params, reseal(bad)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+// reseal replaces the trailing checksum of an encoding.
+func reseal(d []byte) []byte {
+	body := d[:len(d)-sha256.Size]
+	sum := sha256.Sum256(body)
+	return append(slices.Clone(body), sum[:]...)
 }
 
 func TestSerializeWideBit(t *testing.T) {
@@ -186,6 +216,24 @@ func checkRejects(t *testing.T, data []byte, decode func([]byte) error) {
 	}
 	if _, err := UnmarshalEvaluationKey(p3, data); !errors.Is(err, ErrFormat) {
 		t.Errorf("another set's evaluation key decoder: err = %v", err)
+	}
+}
+
+// allPolys calls f on every polynomial of ek, A parts included.
+func (ek *EvaluationKey) allPolys(f func(ring.Poly2)) {
+	for i := range ek.brk {
+		for _, g := range ek.brk[i] {
+			for j := range g.B {
+				f(g.B[j])
+				f(g.A[j])
+			}
+		}
+	}
+	for _, k := range append(append([]ksKey(nil), ek.trace...), ek.ss) {
+		for j := range k.B {
+			f(k.B[j])
+			f(k.A[j])
+		}
 	}
 }
 
