@@ -88,7 +88,22 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 	score := make([]int, len(m.g.nodes))
 	inViol := make([][]int32, len(m.g.nodes)) // candidate -> violators (this round) it is in
 	epoch := int32(0)
-	for {
+	work := 0 // nodes walked so far
+	for round := 0; ; round++ {
+		if round == maxRefreshRounds || work > maxRefreshWork {
+			work = -1 << 62 // once
+			// Long chains of overlapping forms (a running XOR read at every
+			// step) take one refresh per round; finish them bottom-up.
+			more, err := m.refreshBottomUp(fm, cons)
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range more {
+				added = append(added, v)
+				cons = append(cons, consumer{node: v, limit: m.o.MaxTerms, refresh: true})
+			}
+			clear(fm.memo)
+		}
 		var touched []int32
 		over := int32(0)
 		for _, c := range cons {
@@ -109,6 +124,7 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 					return nil
 				}
 				stamp[v] = epoch
+				work++
 				if !self {
 					fv, err := fm.of(v)
 					if err != nil {
@@ -171,6 +187,84 @@ func (m *wideMapper) refreshes(fm *formsM, cons []consumer) ([]int32, error) {
 		}
 		clear(fm.memo)
 	}
+}
+
+// maxRefreshRounds and maxRefreshWork (nodes walked) bound the greedy
+// refresh rounds before the bottom-up pass takes over: each round walks
+// every over-limit form. AES needs at most 18 rounds (MaxTerms 6); a
+// running XOR over 4000 inputs would need one round per refresh.
+// (Variables so that a test can force the bottom-up pass.)
+var (
+	maxRefreshRounds = 24
+	maxRefreshWork   = 20_000_000
+)
+
+// refreshBottomUp visits the linear nodes the over-limit consumed forms
+// expand through, in topological order, and refreshes the largest fanin
+// (2..MaxTerms terms) of any node whose form exceeds MaxTerms until it fits:
+// one pass, refreshes as deep as the forms allow. Memoised forms computed
+// before a refresh stay valid (the same value, expanded further); the
+// caller clears the memo and re-checks.
+func (m *wideMapper) refreshBottomUp(fm *formsM, cons []consumer) ([]int32, error) {
+	need := make([]bool, len(m.g.nodes))
+	var mark func(v int32, self bool)
+	mark = func(v int32, self bool) {
+		nd := &m.g.nodes[v]
+		if need[v] || (!self && fm.isM[v]) || !nd.lin || m.g.hash[v] == 0 {
+			return
+		}
+		need[v] = true
+		for _, u := range nd.in {
+			mark(u, false)
+		}
+	}
+	for _, c := range cons {
+		f, err := fm.consumed(c)
+		if err != nil {
+			return nil, err
+		}
+		if c.limit > 0 && len(f.terms) > c.limit {
+			mark(c.node, true)
+		}
+	}
+	var added []int32
+	for v := range m.g.nodes {
+		if !need[v] {
+			continue
+		}
+		for {
+			f, err := fm.expand(int32(v))
+			if err != nil {
+				return nil, err
+			}
+			if len(f.terms) <= m.o.MaxTerms {
+				break
+			}
+			best, bn := int32(-1), 0
+			for _, u := range m.g.nodes[v].in {
+				if fm.isM[u] || !m.g.nodes[u].lin || m.g.hash[u] == 0 {
+					continue
+				}
+				fu, err := fm.of(u)
+				if err != nil {
+					return nil, err
+				}
+				if n := len(fu.terms); n >= 2 && n <= m.o.MaxTerms && n > bn {
+					best, bn = u, n
+				}
+			}
+			if best < 0 {
+				break // its fanins are over the limit themselves: they come first only if needed
+			}
+			fm.isM[best] = true
+			fm.memo[best] = mform{terms: []int32{best}}
+			added = append(added, best)
+		}
+		if !fm.isM[v] {
+			delete(fm.memo, int32(v)) // recomputed from the refreshed fanins
+		}
+	}
+	return added, nil
 }
 
 // ptable is a table being emitted: its key orders the plan (every form it

@@ -238,3 +238,33 @@ func TestMapWideDeterministic(t *testing.T) {
 		t.Fatalf("PlanCost = %g, want %g", got, want)
 	}
 }
+
+// TestMapWideRefreshBottomUp forces the bottom-up refresh pass after one
+// greedy round: limits hold, plans stay exact, and a running XOR still
+// needs only about one refresh per MaxTerms - 1 links.
+func TestMapWideRefreshBottomUp(t *testing.T) {
+	defer func(r int) { maxRefreshRounds = r }(maxRefreshRounds)
+	maxRefreshRounds = 1
+	c := xorChainCircuit(200)
+	o := WideOptions{MaxTerms: 6, MaxOutTerms: 6}
+	p, err := MapWide(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planEquivalent(t, c, p)
+	checkLimits(t, p, o)
+	if s := p.Stats(); s.Refreshes > 200/4 {
+		t.Fatalf("%v: too many refreshes for a 200-long chain at MaxTerms 6", s)
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	for range 20 {
+		c := circuittest.Random(t, rng, circuittest.Config{Inputs: 10, Gates: 80, Window: 6, MaxParityInputs: 16})
+		o := WideOptions{MaxTerms: 2, MaxOutTerms: 3}
+		p, err := MapWide(c, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		planEquivalent(t, c, p)
+		checkLimits(t, p, o)
+	}
+}
