@@ -11,11 +11,13 @@ import (
 
 // AutoParams as Target.Params lets the compiler choose the parameter set
 // per circuit (FHEW only): it maps the circuit on every 128-bit set
-// (fhew.SecureNames: never a set below the 128-bit target, never an
-// insecure one, whatever Target.Insecure says), tightens a set's
-// per-bootstrap LUT bound while the predicted failure of one run is above
-// 2^MaxFailureLog2, and keeps the cheapest within it, in NAND-equivalents
-// of the default set (bootstraps × fhew.Params.BootstrapCost). Sets whose
+// (fhew.SecureNames and the 128-bit wide-table sets: never a set below the
+// 128-bit target, never an insecure one, whatever Target.Insecure says),
+// tightens a LUT set's per-bootstrap LUT bound while the predicted failure
+// of one run is above 2^MaxFailureLog2, and keeps the cheapest within it,
+// in NAND-equivalents of the default set (bootstraps ×
+// fhew.Params.BootstrapCost; a wide-table plan's circuit bootstraps,
+// tables and outputs at their measured prices). Sets whose
 // estimated cost is already above the best are not mapped
 // (optimize.ChooseLUTSetPruned). The program records the chosen set
 // (Program.Target().Params, its file, its Hash, the keys it needs), never
@@ -54,6 +56,9 @@ type ParamsCandidate struct {
 	// end because its estimated cost already exceeded the best: Bootstraps
 	// and Cost are then that estimate.
 	Skipped bool
+	// Wide reports a wide-table set (circuit bootstrapping and vertical
+	// packing): Bootstraps counts circuit bootstraps, LUTFailureLog2 is NaN.
+	Wide bool
 	// Line is the one-line report hcc prints for the candidate.
 	Line string
 }
@@ -72,7 +77,9 @@ type paramsChooser interface {
 	autoCandidate(name string) bool
 }
 
-func (fhewEngine) autoCandidate(name string) bool { return slices.Contains(fhew.SecureNames(), name) }
+func (fhewEngine) autoCandidate(name string) bool {
+	return slices.Contains(fhew.SecureNames(), name) || slices.Contains(wideNames(false), name)
+}
 
 // autoCandidates are the sets AutoParams chooses among for t, with the
 // Covers relation that lets the choice skip sets (optimize.LUTCandidate).
@@ -155,16 +162,16 @@ func (e fhewEngine) compileAuto(c *ir.Circuit, t Target, cfg *compileConfig) (*i
 		}
 		cfg.observe("input", fhewPassSummary(c, fhewLUTTarget(s.(*fhewScheme).p, t)))
 	}
-	choices, err := optimize.ChooseLUTSetPruned(c, cands, MaxFailureLog2, t.LUTInputs)
-	if err != nil {
-		return nil, nil, fmt.Errorf("compiling %q with parameter set auto: %w", c.Name, err)
-	}
-	s, err := e.scheme(choices[0].Name, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.observe != nil {
-		cfg.observe("lut-map", fhewPassSummary(choices[0].Circuit, fhewLUTTarget(s.(*fhewScheme).p, t)))
+	var wide []wideCandidate
+	wideDone := make(chan struct{})
+	go func() { // beside the LUT sets' mappings
+		defer close(wideDone)
+		wide = fhewAutoWide(c)
+	}()
+	choices, lutErr := optimize.ChooseLUTSetPruned(c, cands, MaxFailureLog2, t.LUTInputs)
+	<-wideDone
+	if choices == nil { // not "no set meets the target", which a wide set may
+		return nil, nil, fmt.Errorf("compiling %q with parameter set auto: %w", c.Name, lutErr)
 	}
 	pc := &ParamsChoice{MaxFailureLog2: MaxFailureLog2}
 	for _, ch := range choices {
@@ -174,8 +181,49 @@ func (e fhewEngine) compileAuto(c *ir.Circuit, t Target, cfg *compileConfig) (*i
 			OK: ch.OK, Skipped: ch.Skipped, Line: ch.String(),
 		})
 	}
+	byName := map[string]wideCandidate{}
+	for _, r := range wide {
+		pc.Candidates = append(pc.Candidates, r.paramsCandidate())
+		byName[r.name] = r
+	}
+	// Within the target first, then by cost; ties keep the LUT sets' order
+	// (the default set first) ahead of the wide ones.
+	slices.SortStableFunc(pc.Candidates, func(a, b ParamsCandidate) int {
+		switch {
+		case a.OK != b.OK && a.OK:
+			return -1
+		case a.OK != b.OK:
+			return 1
+		case a.Cost < b.Cost:
+			return -1
+		case a.Cost > b.Cost:
+			return 1
+		}
+		return 0
+	})
+	best := pc.Candidates[0]
+	if !best.OK {
+		return nil, nil, fmt.Errorf("compiling %q with parameter set auto: no parameter set meets the failure target 2^%.0f (best %s)", c.Name, float64(MaxFailureLog2), best)
+	}
 	cfg.choice = pc
-	return choices[0].Circuit, s, nil
+	if r, ok := byName[best.Params]; ok {
+		if cfg.observe != nil {
+			cfg.observe("wide-map", r.s.(*wideScheme).describe(r.plan))
+		}
+		return r.d, r.s, nil
+	}
+	s, err := e.scheme(best.Params, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if choices[0].Name != best.Params {
+		return nil, nil, fmt.Errorf("internal error: auto chose %s, the LUT choice %s", best.Params, choices[0].Name)
+	}
+	d := choices[0].Circuit
+	if cfg.observe != nil {
+		cfg.observe("lut-map", fhewPassSummary(d, fhewLUTTarget(s.(*fhewScheme).p, t)))
+	}
+	return d, s, nil
 }
 
 // autoError is the refusal of AutoParams where no circuit is compiled.

@@ -8,7 +8,7 @@ import (
 )
 
 // Let the compiler choose the FHEW parameter set for the circuit: it maps
-// the adder on every 128-bit set and keeps the cheapest whose predicted
+// the adder on every 128-bit set (LUT and wide-table sets) and keeps the cheapest whose predicted
 // failure per run is within 2^-40. The program records the chosen set;
 // Choice reports every candidate (hcc compile --params auto prints these
 // lines).
@@ -24,5 +24,5 @@ func ExampleAutoParams() {
 	// Output:
 	// compiled for STD128_T
 	// 16 bootstraps, 13 NAND-equivalents, failure within 2^-40: true
-	// candidates: 6
+	// candidates: 8
 }

@@ -55,7 +55,7 @@ func TestAutoChoice(t *testing.T) {
 		}
 		ch := pc.Chosen()
 		t.Logf("%s: chose %s: %s", name, set, ch)
-		if !slices.Contains(fhew.SecureNames(), set) || ch.Params != set || !ch.OK || ch.FailureLog2 > MaxFailureLog2 || ch.Skipped {
+		if !(fhewEngine{}).autoCandidate(set) || ch.Params != set || !ch.OK || ch.FailureLog2 > MaxFailureLog2 || ch.Skipped {
 			t.Fatalf("%s: chose %s, report %+v", name, set, ch)
 		}
 		if name == "wire" && set != fhewDefaultParams {
@@ -75,8 +75,9 @@ func TestAutoChoice(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if !slices.Equal(names, fhew.SecureNames()) {
-			t.Errorf("%s: candidates %v, want the 128-bit sets %v", name, names, fhew.SecureNames())
+		want := slices.Sorted(slices.Values(append(fhew.SecureNames(), wideNames(false)...)))
+		if !slices.Equal(names, want) {
+			t.Errorf("%s: candidates %v, want the 128-bit sets %v", name, names, want)
 		}
 		data, err := p.MarshalBinary()
 		if err != nil {
@@ -205,7 +206,7 @@ func TestAutoInsecure(t *testing.T) {
 		t.Errorf("Insecure changed the choice: %s against %s", b.Target().Params, a.Target().Params)
 	}
 	for _, c := range b.Choice().Candidates {
-		if !slices.Contains(fhew.SecureNames(), c.Params) {
+		if !(fhewEngine{}).autoCandidate(c.Params) || c.Params == "ToyCBS" || strings.HasPrefix(c.Params, "Toy") {
 			t.Errorf("candidate %s is not a 128-bit set", c.Params)
 		}
 	}
@@ -266,6 +267,9 @@ func TestAutoParityFailure(t *testing.T) {
 		t.Errorf("PARITY at 2^-40 costs more (%v) than at 2^-80 (%v)", loose.Choice().Chosen(), tight.Choice().Chosen())
 	}
 	for _, p := range []*Program{tight, loose} {
+		if p.Choice().Chosen().Wide {
+			t.Fatalf("add8 chose the wide-table set %s", p.Target().Params)
+		}
 		if err := p.engine.validate(p.Circuit(), p.scheme, p.Target()); err != nil {
 			t.Errorf("%s: %v", p.Target().Params, err)
 		}
@@ -386,5 +390,66 @@ func autoCompare(t *testing.T, file string) {
 		if ch.Skipped && ch.Cost > actual[ch.Name].Cost {
 			t.Logf("estimate above the real cost (the choice is still checked above): %v, real %v", ch, actual[ch.Name])
 		}
+	}
+}
+
+// TestAutoWide: an AES S-box, one 8-input table on a wide-table set
+// against 63 or more bootstraps on every LUT set, chooses the wide-table
+// set; the program records it, computes the S-box (all 256 inputs, in
+// plaintext), reads back with Params auto, and its report marks it Wide.
+func TestAutoWide(t *testing.T) {
+	src := HDL("import \"stdlib/sbox.hdl\";\ncircuit sb(x: u8) -> (y: u8) {\n    y = sbox(x);\n}\n", "")
+	p, err := Compile(src, Target{Params: AutoParams})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := p.Choice().Chosen()
+	t.Logf("chose %s", ch)
+	if !ch.Wide || !isWideSet(p.Target().Params) || ch.Params != p.Target().Params || !ch.OK {
+		t.Fatalf("chose %s (%v), want a wide-table set", p.Target().Params, ch)
+	}
+	for _, c := range p.Choice().Candidates[1:] {
+		if c.OK && c.Cost < ch.Cost {
+			t.Errorf("%s is cheaper than the chosen set", c)
+		}
+	}
+	src0, err := LoadCircuit(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := range 256 {
+		in, err := p.ParseInputs(fmt.Sprintf("x=%d", x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.EvalPlain(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := src0.Eval(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["y"][0].Cmp(want["y"][0]) != 0 {
+			t.Fatalf("sbox(%#x) = %v, want %v", x, got["y"][0], want["y"][0])
+		}
+	}
+	data, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := UnmarshalProgram(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Target().Params != p.Target().Params || q.Hash() != p.Hash() {
+		t.Errorf("read back as %s", q.Target().Params)
+	}
+	path := t.TempDir() + "/sb.hcp"
+	if err := WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompileFile(path, Target{Params: AutoParams}); err != nil {
+		t.Errorf("reading the wide program with Params auto: %v", err)
 	}
 }

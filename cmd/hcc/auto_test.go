@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,7 +12,7 @@ import (
 )
 
 // chosenRe finds the set --params auto chose in its last stderr line.
-var chosenRe = regexp.MustCompile(`(?m)^params auto: chose (\S+), \d+ bootstraps, predicted failure 2\^-[0-9.]+ per run \(target 2\^-40\)$`)
+var chosenRe = regexp.MustCompile(`(?m)^params auto: chose (\S+), \d+ (?:circuit )?bootstraps, predicted failure 2\^-[0-9.]+ per run \(target 2\^-40\)$`)
 
 // TestParamsAuto: compile --params auto prints one line per 128-bit set and
 // the chosen set with its predicted failure, and writes a program for that
@@ -19,7 +20,7 @@ var chosenRe = regexp.MustCompile(`(?m)^params auto: chose (\S+), \d+ bootstraps
 // --insecure, which changes nothing) decrypts the plaintext outputs at the
 // chosen 128-bit set; keygen --for takes the chosen set; auto is refused
 // where no circuit is compiled and on bgv; help and the unknown-set error
-// mention it.
+// mention it; an S-box chooses a wide-table set.
 func TestParamsAuto(t *testing.T) {
 	dir := t.TempDir()
 	hcp := filepath.Join(dir, "maj3.hcp")
@@ -65,6 +66,15 @@ func TestParamsAuto(t *testing.T) {
 		if out := runHCC(t, c.args...); !strings.HasPrefix(out, "exit 1\n") || !strings.Contains(out, c.want) {
 			t.Errorf("hcc %v: want exit 1 and %q:\n%s", c.args, c.want, out)
 		}
+	}
+	// A single S-box is one wide table: auto takes a wide-table set.
+	sb := filepath.Join(dir, "sb.hdl")
+	if err := os.WriteFile(sb, []byte("import \"stdlib/sbox.hdl\";\ncircuit sb(x: u8) -> (y: u8) {\n    y = sbox(x);\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = runHCC(t, "compile", sb, "--backend", "fhew", "--params", "auto", "-o", filepath.Join(dir, "sb.hcp"))
+	if m := chosenRe.FindStringSubmatch(out); m == nil || !strings.HasPrefix(m[1], "STD128_CBS") || !strings.Contains(m[0], "circuit bootstraps") || !strings.Contains(out, "for fhew/"+m[1]+")") {
+		t.Errorf("compile sbox --params auto (want a wide-table set):\n%s", out)
 	}
 	for _, cmd := range []string{"compile", "run"} {
 		if out := runHCC(t, cmd, "--help"); !strings.Contains(out, "or auto (compile and run: ") {

@@ -225,8 +225,12 @@ func printChoice(e *cmdEnv, p *hcc.Program) {
 		fmt.Fprintf(e.stderr, "params auto: chose %s, no bootstraps, nothing can fail\n", ch.Params)
 		return
 	}
-	fmt.Fprintf(e.stderr, "params auto: chose %s, %d bootstraps, predicted failure 2^%.1f per run (target 2^%.0f)\n",
-		ch.Params, ch.Bootstraps, ch.FailureLog2, pc.MaxFailureLog2)
+	what := "bootstraps"
+	if ch.Wide {
+		what = "circuit bootstraps"
+	}
+	fmt.Fprintf(e.stderr, "params auto: chose %s, %d %s, predicted failure 2^%.1f per run (target 2^%.0f)\n",
+		ch.Params, ch.Bootstraps, what, ch.FailureLog2, pc.MaxFailureLog2)
 }
 
 // parityBound is t's PARITY bound with the default filled in.
