@@ -66,7 +66,7 @@ type WideStats struct {
 	CBS        int // Σ len(In): one circuit bootstrap per table input
 	DistinctIn int // distinct table input forms (Terms only: RGSW(¬b) = G - RGSW(b)): CBS with a per-form cache
 	TableOuts  int // Σ len(Out): one key switch / extraction each
-	Refreshes  int // tables with one input and one identity output (noise refreshes)
+	Refreshes  int // tables with one input and one output copying or negating it (noise refreshes)
 	MaxK       int // largest table fan-in
 	MaxInTerms int // most terms in a form a table reads (the noise limit of a CBS input)
 	MaxOutTerm int // most terms in an output form (decryption's limit)
@@ -110,9 +110,9 @@ func (p *WidePlan) SignalBase() []int {
 }
 
 // IsRefresh reports whether the table is a noise refresh: one input and one
-// output that copies it.
+// output that copies or negates it (a fresh signal of a linear form).
 func (t *WideTable) IsRefresh() bool {
-	return len(t.In) == 1 && len(t.Out) == 1 && len(t.Out[0]) == 1 && t.Out[0][0] == 0b10
+	return len(t.In) == 1 && len(t.Out) == 1 && len(t.Out[0]) == 1 && (t.Out[0][0] == 0b10 || t.Out[0][0] == 0b01)
 }
 
 // busBits is Σ Width·Elems over buses, or an error for a malformed shape.

@@ -252,7 +252,7 @@ func TestWidePlanStatsRefresh(t *testing.T) {
 		Name: "r", Inputs: []Bus{{Name: "x", Width: 2}}, NumInputs: 2,
 		Tables: []WideTable{
 			{In: []LinearForm{form(false, 0, 1)}, Out: [][]uint64{{0b10}}}, // refresh of a^b -> signal 2
-			{In: []LinearForm{form(false, 0)}, Out: [][]uint64{{0b01}}},    // NOT, not a refresh -> 3
+			{In: []LinearForm{form(false, 0)}, Out: [][]uint64{{0b01}}},    // negated refresh -> 3
 		},
 		Outputs:  []Bus{{Name: "y", Width: 2}},
 		OutForms: []LinearForm{form(true, 2), form(false, 3)},
@@ -260,11 +260,11 @@ func TestWidePlanStatsRefresh(t *testing.T) {
 	if err := p.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	p.Tables = append(p.Tables, WideTable{In: []LinearForm{form(true, 0)}, Out: [][]uint64{{0b10}}}) // ¬a: same form as table 1's input
+	p.Tables = append(p.Tables, WideTable{In: []LinearForm{form(true, 0), form(false, 1)}, Out: [][]uint64{{0b1010}}}) // ¬a: same form as table 1's input
 	p.Outputs[0].Width = 3
 	p.OutForms = append(p.OutForms, form(false, 4))
-	if s := p.Stats(); s.Refreshes != 2 || s.CBS != 3 || s.DistinctIn != 2 || s.MaxInTerms != 2 {
-		t.Fatalf("Stats = %v, want 2 refreshes, 3 CBS, 2 distinct, 2 max in-terms", s)
+	if s := p.Stats(); s.Refreshes != 2 || s.CBS != 4 || s.DistinctIn != 3 || s.MaxInTerms != 2 {
+		t.Fatalf("Stats = %v, want 2 refreshes, 4 CBS, 3 distinct, 2 max in-terms", s)
 	}
 	if b := p.SignalBase(); b[0] != 2 || b[1] != 3 {
 		t.Fatalf("SignalBase = %v", b)
