@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -415,7 +416,7 @@ type planRunner interface {
 func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
 	st := Stats{Slots: 1}
 	st.CostName = "circuit bootstraps"
-	st.Threads = opts.Threads
+	st.Threads = min(opts.Threads, 4*goruntime.NumCPU()) // cbs.EvalPlan's own cap
 	plan, err := k.s.plan(p.circuit)
 	if err != nil {
 		return nil, st, err

@@ -291,3 +291,25 @@ func TestWideAutoCost(t *testing.T) {
 		t.Error("unknown set accepted")
 	}
 }
+
+// TestWideCancel: a cancelled context stops the plan with its error, and
+// released inputs cannot be evaluated again.
+func TestWideCancel(t *testing.T) {
+	p := mustCompile(t, HDL(testWideMux, ""), toyWide)
+	ck, sk := keysFor(t, p)
+	cts, err := ck.Encrypt(p, randomInputs(p, 1, 9)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Eval(ctx, p, sk, cts, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "cancel") {
+		t.Errorf("cancelled Eval: %v", err)
+	}
+	if _, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{ReleaseInputs: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{}); err == nil {
+		t.Error("released inputs evaluated again")
+	}
+}
