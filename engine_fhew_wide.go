@@ -548,3 +548,14 @@ func wideAutoCost(c *ir.Circuit, name string) (d *ir.Circuit, s scheme, cost, fa
 	}
 	return d, s, cost, ws.failureLog2(plan), nil
 }
+
+// canTranscipher: the wide-table sets have no AES-CTR keystream yet (the
+// transcipher programs are gate-mapped), so they say so instead of the
+// generic "engine cannot transcipher".
+func (s *wideScheme) canTranscipher() error {
+	return fmt.Errorf("parameter set %s (wide tables) cannot transcipher yet: use a gate set such as %s", s.name(), fhewDefaultParams)
+}
+
+func (s *wideScheme) newTranscipherKeys() (secretKey, serverKey, error) {
+	return nil, nil, s.canTranscipher()
+}

@@ -313,3 +313,12 @@ func TestWideCancel(t *testing.T) {
 		t.Error("released inputs evaluated again")
 	}
 }
+
+// TestWideTranscipher: transcipher keys for a wide-table set are refused
+// with a message naming the set.
+func TestWideTranscipher(t *testing.T) {
+	_, _, err := GenerateKeysForWith(toyWide, KeyOptions{Transcipher: true})
+	if err == nil || !strings.Contains(err.Error(), "ToyCBS (wide tables) cannot transcipher") {
+		t.Errorf("transcipher keys on ToyCBS: %v", err)
+	}
+}
