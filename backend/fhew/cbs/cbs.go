@@ -254,12 +254,14 @@ func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
 
 // keySwitchLWE sets acc (4 lanes of 16 bits per word) to the LWE
 // encryption under s of the phase of lwe (under z, mod Q_ks): (0.., b)
-// plus, per coefficient i and digit d of lwe[i], the stored row (i, d, v).
-// Lanes are added mod 2^16 without carries between them (SWAR). The rows
-// are scattered over a key of ~200 MB, so the loop is bound by memory
-// latency: it first lists the rows (offs), then touches one word per cache
-// line of the row two ahead while adding the current one, so its misses
-// overlap the additions (Go has no prefetch instruction).
+// plus, per coefficient i and signed digit v of lwe[i] at position d
+// (v in [-B/2, B/2); a carry out of the top digit is a multiple of Q_ks),
+// the stored row (i, d, |v|), subtracted when v < 0. Lanes are added and
+// subtracted mod 2^16 without carries between them (SWAR). The rows are
+// scattered over a key of ~100 MB, so the loop is bound by memory latency:
+// it first lists the rows (offs, sign in bit 0), then touches one word per
+// cache line of the row two ahead while adding the current one, so its
+// misses overlap the additions (Go has no prefetch instruction).
 func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs []int32) uint64 {
 	n := p.lit.LWEDim
 	for w := range acc {
@@ -269,15 +271,26 @@ func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs 
 	const hi = 0x8000800080008000
 	const lo = 0x7fff7fff7fff7fff
 	logB := uint(p.lit.LogBKS)
-	B := 1 << logB
+	B := int64(1) << logB
 	dmask := uint64(B - 1)
+	V := ksValues(p)
 	W := ek.ksWords
 	cnt := 0
 	for i := 0; i < p.ringN; i++ {
 		a := lwe[i]
 		for d := 0; d < p.digKS; d++ {
-			if v := int((a >> (uint(d) * logB)) & dmask); v != 0 {
-				offs[cnt] = int32(((i*p.digKS+d)*(B-1) + v - 1) * W)
+			v := int64(a & dmask)
+			a >>= logB
+			if v >= B/2 {
+				v -= B
+				a++
+			}
+			switch {
+			case v > 0:
+				offs[cnt] = int32(((i*p.digKS+d)*V+int(v)-1)*W) << 1
+				cnt++
+			case v < 0:
+				offs[cnt] = int32(((i*p.digKS+d)*V+int(-v)-1)*W)<<1 | 1
 				cnt++
 			}
 		}
@@ -286,17 +299,25 @@ func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs 
 	const ahead = 2
 	for j := 0; j < cnt; j++ {
 		if j+ahead < cnt {
-			next := ek.ks[offs[j+ahead] : int(offs[j+ahead])+W]
+			o := int(offs[j+ahead] >> 1)
+			next := ek.ks[o : o+W]
 			for w := 0; w < len(next); w += 8 {
 				sink += next[w]
 			}
 		}
-		off := int(offs[j])
+		off := int(offs[j] >> 1)
 		row := ek.ks[off : off+W]
 		acc := acc[:len(row)]
-		for w, y := range row {
-			x := acc[w]
-			acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+		if offs[j]&1 == 0 {
+			for w, y := range row {
+				x := acc[w]
+				acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+			}
+		} else {
+			for w, y := range row {
+				x := acc[w]
+				acc[w] = ((x | hi) - (y & lo)) ^ ((x ^ ^y) & hi)
+			}
 		}
 	}
 	return sink

@@ -202,19 +202,19 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 func ksWidth(n int) int { return (n + 1 + 3) / 4 }
 
 // fillLWEKeySwitch sets lane n (b) of every LWE key-switching row (i, d, v),
-// v = 1..B_ks-1: with the seeded a in lanes 0..n-1, the row encrypts
+// v = 1..B_ks/2: with the seeded a in lanes 0..n-1, the row encrypts
 // v·B_ks^d·z_i under s mod Q_ks (phase b + <a, s>), held mod 2^16 in 16-bit
 // lanes (Q_ks divides 2^16, so lane arithmetic reduces consistently).
 func fillLWEKeySwitch(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
 	p := sk.params
 	n := p.lit.LWEDim
-	B := 1 << p.lit.LogBKS
+	V := ksValues(p)
 	W := ek.ksWords
 	mask := uint64(p.qks - 1)
 	for i := 0; i < p.ringN; i++ {
 		for d := 0; d < p.digKS; d++ {
-			for v := 1; v < B; v++ {
-				row := ek.ks[((i*p.digKS+d)*(B-1)+v-1)*W:][:W]
+			for v := 1; v <= V; v++ {
+				row := ek.ks[((i*p.digKS+d)*V+v-1)*W:][:W]
 				var dot uint64
 				for j := 0; j < n; j++ {
 					a := (row[j/4] >> (16 * uint(j%4))) & 0xffff

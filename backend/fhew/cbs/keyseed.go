@@ -11,7 +11,7 @@ import (
 // needs only the seed and the "b" parts (about a fifth of the key). Each key
 // family has its own stream, so any part can be regenerated alone:
 //
-//	domainKS, 0:      LWE key switch, row by row (rows (i, d, v) in order),
+//	domainKS, 0:      LWE key switch, row by row (rows (i, d, |v|) in order),
 //	                  lanes 0..n-1 of each row, four 16-bit lanes per draw,
 //	                  each masked to Q_ks - 1;
 //	domainBR, i:      blind-rotation keys of s_i: RGSW(s_i = 1) then
@@ -143,6 +143,10 @@ func regenPublic(ek *EvaluationKey) {
 }
 
 // ksRows returns the number of rows of the LWE key-switching key
-// (ksWidth(n) words each): N·d_ks·(B_ks - 1), one per coefficient, digit
-// and nonzero digit value. Serialisation should size the key with it.
-func ksRows(p Params) int { return p.ringN * p.digKS * ((1 << p.lit.LogBKS) - 1) }
+// (ksWidth(n) words each): N·d_ks·B_ks/2, one per coefficient, digit and
+// digit magnitude 1..B_ks/2 (the digits are signed; a negative digit
+// subtracts its magnitude's row). Serialisation should size the key with it.
+func ksRows(p Params) int { return p.ringN * p.digKS * ksValues(p) }
+
+// ksValues is the number of stored digit magnitudes, B_ks/2.
+func ksValues(p Params) int { return 1 << (p.lit.LogBKS - 1) }

@@ -68,3 +68,23 @@ func TestRegenPublic(t *testing.T) {
 		t.Fatalf("CBS after regenPublic: row error 2^%.1f", log2(e))
 	}
 }
+
+// TestSWARLanes checks the key switch's lane-wise add and subtract mod 2^16
+// against per-lane arithmetic.
+func TestSWARLanes(t *testing.T) {
+	const hi = 0x8000800080008000
+	const lo = 0x7fff7fff7fff7fff
+	x, y := uint64(0x0123_ffff_8000_7fff), uint64(0xfedc_0001_8000_8001)
+	for i := 0; i < 10000; i++ {
+		add := ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
+		sub := ((x | hi) - (y & lo)) ^ ((x ^ ^y) & hi)
+		for l := uint(0); l < 64; l += 16 {
+			a, b := uint16(x>>l), uint16(y>>l)
+			if uint16(add>>l) != a+b || uint16(sub>>l) != a-b {
+				t.Fatalf("lanes %#x, %#x: add %#x sub %#x", a, b, uint16(add>>l), uint16(sub>>l))
+			}
+		}
+		x = x*6364136223846793005 + 1442695040888963407
+		y = y*2862933555777941757 + 3037000493
+	}
+}
