@@ -156,7 +156,7 @@ func fillKSKey(sk *SecretKey, smp *sampler, w ring.Poly2, g Gadget, e []int64, k
 // GenEvaluationKey generates the evaluation key of sk: a public seed and
 // the secret-dependent parts from crypto/rand, the uniform parts expanded
 // from the seed (keyseed.go). For STD128_CBS it takes a few seconds and
-// ~360 MB (the LWE key switch 213 MB, the blind-rotation keys 146 MB).
+// ~253 MB (the LWE key switch 107 MB, the blind-rotation keys 146 MB).
 func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	if sk == nil || !sk.params.valid() {
 		return nil, errors.New("cbs: GenEvaluationKey: nil or invalid secret key")

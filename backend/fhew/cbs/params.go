@@ -58,9 +58,9 @@ type ParamsLiteral struct {
 	LWEDim int
 	// LogQKS is log2 of Q_ks, the modulus of the LWE key switch z -> s.
 	LogQKS int
-	// LogBKS is log2 of the LWE key-switching base; every digit value is
-	// stored (as in fhew's keySwitchKey), so the key has N·d_ks·(B_ks-1)
-	// rows.
+	// LogBKS is log2 of the LWE key-switching base B_ks; the digits are
+	// signed and one row is stored per digit magnitude 1..B_ks/2, so the
+	// key has N·d_ks·B_ks/2 rows.
 	LogBKS int
 	// BR is the gadget of the blind-rotation keys.
 	BR Gadget
