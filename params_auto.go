@@ -2,6 +2,7 @@ package hcc
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
@@ -162,13 +163,23 @@ func (e fhewEngine) compileAuto(c *ir.Circuit, t Target, cfg *compileConfig) (*i
 		}
 		cfg.observe("input", fhewPassSummary(c, fhewLUTTarget(s.(*fhewScheme).p, t)))
 	}
+	// The wide-table sets map beside the LUT sets; their best cost within
+	// the target lets the LUT choice skip what cannot beat it.
 	var wide []wideCandidate
 	wideDone := make(chan struct{})
-	go func() { // beside the LUT sets' mappings
+	wideBest := make(chan float64, 1)
+	go func() {
 		defer close(wideDone)
 		wide = fhewAutoWide(c)
+		b := math.Inf(1)
+		for _, r := range wide {
+			if r.err == nil && r.failure <= MaxFailureLog2 {
+				b = min(b, r.cost)
+			}
+		}
+		wideBest <- b
 	}()
-	choices, lutErr := optimize.ChooseLUTSetPruned(c, cands, MaxFailureLog2, t.LUTInputs)
+	choices, lutErr := optimize.ChooseLUTSetAgainst(c, cands, MaxFailureLog2, t.LUTInputs, wideBest)
 	<-wideDone
 	if choices == nil { // not "no set meets the target", which a wide set may
 		return nil, nil, fmt.Errorf("compiling %q with parameter set auto: %w", c.Name, lutErr)

@@ -54,7 +54,7 @@ const firstLUTFailureLog2 = -40.0
 // every candidate's result, cheapest first among those within the target
 // (those that miss it follow). It fails if no candidate meets the target.
 func ChooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
-	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, false)
+	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, false, nil)
 }
 
 // ChooseLUTSetPruned is ChooseLUTSet that skips the candidates whose
@@ -65,10 +65,22 @@ func ChooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 // sets, it maps three (four mappings, one tightening) where ChooseLUTSet
 // maps all six ten times, with the same choice (TestAutoAES in package hcc).
 func ChooseLUTSetPruned(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int) ([]LUTChoice, error) {
-	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, true)
+	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, true, nil)
 }
 
-func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int, prune bool) ([]LUTChoice, error) {
+// ChooseLUTSetAgainst is ChooseLUTSetPruned when a result outside the
+// candidates competes (another kind of parameter set): other delivers its
+// cost (one value, +Inf if it misses the target; the channel may be
+// written while the candidates map), and from phase 2 on the estimates are
+// compared with the lower of it and the candidates' best, so candidates
+// that cannot beat it are skipped. If the candidates' best is then above
+// it, the result may hold no candidate within the target (the error says
+// so); the caller takes the other result.
+func ChooseLUTSetAgainst(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int, other <-chan float64) ([]LUTChoice, error) {
+	return chooseLUTSet(c, cands, maxFailureLog2, maxInputs, true, other)
+}
+
+func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, maxInputs int, prune bool, other <-chan float64) ([]LUTChoice, error) {
 	if len(cands) == 0 {
 		return nil, fmt.Errorf("optimize: no parameter set to choose from")
 	}
@@ -101,6 +113,22 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 	// the result does not depend on timing.
 	var mu sync.Mutex
 	best := math.Inf(1)
+	// The outside result, received once (its own lock: a worker may wait
+	// for it while others record their steps).
+	var omu sync.Mutex
+	outside, outsideKnown := math.Inf(1), other == nil
+	receive := func() float64 {
+		omu.Lock()
+		defer omu.Unlock()
+		if !outsideKnown {
+			v, ok := <-other
+			outside, outsideKnown = v, true
+			if !ok {
+				outside = math.Inf(1)
+			}
+		}
+		return outside
+	}
 	mapAll := func(idx []int) error {
 		var g errgroup.Group
 		g.SetLimit(runtime.GOMAXPROCS(0))
@@ -108,11 +136,14 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 			g.Go(func() error {
 				var ch LUTChoice
 				for try := 0; try == 0 || needsTightening(ch, try); try++ {
-					mu.Lock()
-					ahead := !prune || ch.Cost <= best
-					mu.Unlock()
-					if try > 0 && !ahead {
-						break
+					if try > 0 && prune {
+						o := receive() // before tightening ahead: usually known by now
+						mu.Lock()
+						ahead := ch.Cost <= min(best, o)
+						mu.Unlock()
+						if !ahead {
+							break
+						}
 					}
 					next, err := remap(i, ch)
 					if err != nil {
@@ -175,7 +206,7 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 	// Phase 2: a covered candidate is mapped unless its estimate is above
 	// the best first mapping so far.
 	var toMap []int
-	best1 := firstOK()
+	best1 := min(firstOK(), receive())
 	for _, i := range covered {
 		est, from := -1, -1
 		for _, j := range coveredBy[i] {
@@ -196,7 +227,7 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 
 	// Phase 3: tighten the candidates that miss the target while they are
 	// not above the best first mapping, reusing the steps mapped ahead.
-	best3 := firstOK()
+	best3 := min(firstOK(), outside)
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range cands {

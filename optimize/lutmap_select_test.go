@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
@@ -145,5 +146,65 @@ func TestChooseLUTSetPruned(t *testing.T) {
 		if a, b := pruned[i], again[i]; a.String() != b.String() {
 			t.Errorf("runs differ: %v against %v", a, b)
 		}
+	}
+}
+
+// TestChooseLUTSetAgainst: an outside result cheaper than every candidate
+// makes the covered ones skip even when their estimate beats the
+// candidates' best, and stops tightenings; an outside result of +Inf (sent
+// late) gives ChooseLUTSetPruned's result.
+func TestChooseLUTSetAgainst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(65, 66))
+	c := randomCircuitNoParity(t, rng, 12, 300)
+	mk := func(name string, cost float64, k int, shift float64, covers ...string) LUTCandidate {
+		var last float64
+		return LUTCandidate{
+			Name: name, Cost: cost, Covers: covers,
+			Target:  func(b float64) LUTTarget { last = b; return boundedAny{anyFunction{k}, b} },
+			Failure: func(d *ir.Circuit) (float64, error) { return lutFailure(d, last) + shift, nil },
+		}
+	}
+	cands := func() []LUTCandidate {
+		return []LUTCandidate{
+			mk("k6", 1, 6, -10, "k5"),
+			mk("k5", 0.95, 5, -10), // its estimate k6 × 0.95 beats k6
+			mk("tight", 0.5, 6, 5), // the cheapest; misses the target at every bound
+		}
+	}
+	send := func(v float64) <-chan float64 {
+		ch := make(chan float64, 1)
+		go func() { time.Sleep(10 * time.Millisecond); ch <- v }()
+		return ch
+	}
+	ref, err := ChooseLUTSetPruned(c, cands(), -40, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := ChooseLUTSetAgainst(c, cands(), -40, 6, send(math.Inf(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ref {
+		if ref[i].String() != same[i].String() {
+			t.Errorf("against +Inf: %v, pruned: %v", same[i], ref[i])
+		}
+	}
+	low, err := ChooseLUTSetAgainst(c, cands(), -40, 6, send(1))
+	if err != nil {
+		t.Fatal(err) // k6 still meets the target
+	}
+	by := map[string]LUTChoice{}
+	for _, ch := range low {
+		t.Log(ch)
+		by[ch.Name] = ch
+	}
+	if k5 := by["k5"]; !k5.Skipped || k5.EstimatedFrom != "k6" {
+		t.Errorf("k5 should be skipped against the outside result: %v", k5)
+	}
+	if tt := by["tight"]; !tt.Skipped || tt.LUTFailureLog2 != -40 {
+		t.Errorf("tight should not be tightened against the outside result: %v", tt)
+	}
+	if k6 := by["k6"]; !k6.OK || k6.Skipped {
+		t.Errorf("k6 (not covered) is mapped and within the target: %v", k6)
 	}
 }
