@@ -95,11 +95,14 @@ type groupEval struct {
 	b      *spanBasis
 	genVal [][]uint64
 	vals   map[int32][]uint64
+	failed map[int32]bool // nodes known not to be functions of the span
+	budget int            // nodes a tryEval may still visit; < 0: no limit
 }
 
 func (m *wideMapper) newGroupEval(gr *wgroup, memo map[int32][]int32) (*groupEval, error) {
 	k := int(gr.cut.n)
-	ge := &groupEval{m: m, memo: memo, k: k, b: &spanBasis{pivot: map[int32]int{}}, vals: map[int32][]uint64{}}
+	ge := &groupEval{m: m, memo: memo, k: k, b: &spanBasis{pivot: map[int32]int{}}, vals: map[int32][]uint64{},
+		failed: map[int32]bool{}, budget: -1}
 	for j, v := range gr.cut.gens[:k] {
 		f, mask, kc := ge.b.reduce(m.beta(memo, v))
 		if len(f) == 0 {
@@ -124,12 +127,54 @@ func (m *wideMapper) newGroupEval(gr *wgroup, memo map[int32][]int32) (*groupEva
 	return ge, nil
 }
 
-var errNotInSpan = fmt.Errorf("wide map: node is not a function of the span")
+var (
+	errNotInSpan = fmt.Errorf("wide map: node is not a function of the span")
+	errBudget    = fmt.Errorf("wide map: evaluation budget exhausted")
+)
 
+// tryBudget bounds the nodes one tryEval visits: lift, absorb and fuse try
+// many candidates, and a candidate outside the span could otherwise
+// evaluate half the circuit before reaching an input.
+const tryBudget = 512
+
+// tryEval is eval for an optional rewrite: errNotInSpan also when the
+// budget runs out (that answer is not remembered).
+func (ge *groupEval) tryEval(v int32) ([]uint64, error) {
+	ge.budget = tryBudget
+	x, err := ge.eval(v)
+	ge.budget = -1
+	if err == errBudget {
+		err = errNotInSpan
+	}
+	return x, err
+}
+
+// eval is v's value on every index of the generators (memoised).
 func (ge *groupEval) eval(v int32) ([]uint64, error) {
 	if x, ok := ge.vals[v]; ok {
 		return x, nil
 	}
+	if ge.failed[v] {
+		return nil, errNotInSpan
+	}
+	if ge.budget == 0 {
+		return nil, errBudget
+	}
+	if ge.budget > 0 {
+		ge.budget--
+	}
+	x, err := ge.compute(v)
+	if err == errNotInSpan {
+		ge.failed[v] = true
+	}
+	if err != nil {
+		return nil, err
+	}
+	ge.vals[v] = x
+	return x, nil
+}
+
+func (ge *groupEval) compute(v int32) ([]uint64, error) {
 	m := ge.m
 	x := make([]uint64, len(ge.genVal[0]))
 	f, mask, kc := ge.b.reduce(m.beta(ge.memo, v))
@@ -184,7 +229,6 @@ func (ge *groupEval) eval(v int32) ([]uint64, error) {
 			x[w] = ir.EvalTable(nd.table, lane[:len(nd.in)])
 		}
 	}
-	ge.vals[v] = x
 	return x, nil
 }
 

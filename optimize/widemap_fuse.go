@@ -146,7 +146,7 @@ func (m *wideMapper) fuseOnce(fm *formsM, h *wgroup, groupOf []*wgroup, evals ma
 			return nil, err
 		}
 		for _, r := range fz.roots {
-			if _, err := ge.eval(r); err != nil {
+			if _, err := ge.tryEval(r); err != nil {
 				if err != errNotInSpan {
 					return nil, err
 				}

@@ -126,7 +126,7 @@ func (m *wideMapper) lift(fm *formsM, groupOf []*wgroup, evals map[*wgroup]*grou
 			if h == nil || h == gr || v < int(h.minRoot) || !after(int32(v), h) {
 				continue
 			}
-			if _, err := evals[h].eval(int32(v)); err == nil {
+			if _, err := evals[h].tryEval(int32(v)); err == nil {
 				gr = h
 				break
 			} else if err != errNotInSpan {
@@ -186,7 +186,7 @@ func (m *wideMapper) absorb(fm *formsM, groups []*wgroup, groupOf []*wgroup, eva
 				}
 			}
 			for _, r := range gr.roots {
-				if _, err := evals[h].eval(r); err != nil {
+				if _, err := evals[h].tryEval(r); err != nil {
 					if err != errNotInSpan {
 						return nil, err
 					}
