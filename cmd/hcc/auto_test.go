@@ -20,7 +20,7 @@ var chosenRe = regexp.MustCompile(`(?m)^params auto: chose (\S+), \d+ (?:circuit
 // --insecure, which changes nothing) decrypts the plaintext outputs at the
 // chosen 128-bit set; keygen --for takes the chosen set; auto is refused
 // where no circuit is compiled and on bgv; help and the unknown-set error
-// mention it; an S-box chooses a wide-table set.
+// mention it; an S-box chooses a wide-table set and runs encrypted on it.
 func TestParamsAuto(t *testing.T) {
 	dir := t.TempDir()
 	hcp := filepath.Join(dir, "maj3.hcp")
@@ -75,6 +75,11 @@ func TestParamsAuto(t *testing.T) {
 	out = runHCC(t, "compile", sb, "--backend", "fhew", "--params", "auto", "-o", filepath.Join(dir, "sb.hcp"))
 	if m := chosenRe.FindStringSubmatch(out); m == nil || !strings.HasPrefix(m[1], "STD128_CBS") || !strings.Contains(m[0], "circuit bootstraps") || !strings.Contains(out, "for fhew/"+m[1]+")") {
 		t.Errorf("compile sbox --params auto (want a wide-table set):\n%s", out)
+	}
+	// Encrypted on the wide-table set (FIPS-197's S-box example, 0x53 -> 0xed).
+	out = runHCC(t, "run", filepath.Join(dir, "sb.hcp"), "--params", "auto", "--in", "x=0x53", "--check")
+	if !strings.HasPrefix(out, "exit 0\n") || !strings.Contains(out, "y = 237 (0xed)") || !strings.Contains(out, "keygen STD128_CBS") {
+		t.Errorf("run sb.hcp --params auto:\n%s", out)
 	}
 	for _, cmd := range []string{"compile", "run"} {
 		if out := runHCC(t, cmd, "--help"); !strings.Contains(out, "or auto (compile and run: ") {
