@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/lang"
 )
 
@@ -405,23 +406,9 @@ func checkRegular(path string, st os.FileInfo) error {
 		return fmt.Errorf("%s is a directory", path)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s): hcc reads keys, ciphertexts and programs from regular files only", path, fileType(st.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s): hcc reads keys, ciphertexts and programs from regular files only", path, ir.FileKind(st.Mode()))
 	}
 	return nil
-}
-
-func fileType(m os.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a plain file"
 }
 
 // maxFileSize bounds the files hcc reads (BGV evaluation keys at the

@@ -100,7 +100,7 @@ func checkCircuitFile(path string, st fs.FileInfo, maxBytes int64) error {
 		return fmt.Errorf("%s is a directory, not a circuit file", path)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s): circuits are read from regular files only", path, fileType(st.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s): circuits are read from regular files only", path, FileKind(st.Mode()))
 	}
 	if st.Size() > maxBytes {
 		return tooLarge(path, fmt.Sprintf("%d bytes,", st.Size()), maxBytes)
@@ -121,8 +121,10 @@ func byteCount(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// fileType names what a non-regular file is.
-func fileType(m fs.FileMode) string {
+// FileKind names what a file of mode m that is not a regular file is ("a
+// FIFO", "a character device", ...), for the errors of every reader that
+// accepts regular files only (ir, lang, the root package, the CLI).
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"

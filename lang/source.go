@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // sourceBytesMemory is the peak memory that parsing, checking and
@@ -114,25 +116,10 @@ func (b *sourceBudget) checkSource(name string, st fs.FileInfo) error {
 		return fmt.Errorf("%s is a directory", name)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s): HDL sources are read from regular files only", name, fileType(st.Mode()))
+		return fmt.Errorf("%s is not a regular file (%s): HDL sources are read from regular files only", name, ir.FileKind(st.Mode()))
 	}
 	if st.Size() > b.limit-b.used {
 		return b.take(name, st.Size())
 	}
 	return nil
-}
-
-// fileType names what a non-regular file is.
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a plain file"
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
+
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // Bounds of the files the commands read themselves (the hcc package bounds
@@ -27,7 +28,7 @@ func readLimited(path, what string, limit int64, regularOnly bool) ([]byte, erro
 			if st.IsDir() {
 				return nil, fmt.Errorf("%s %s is a directory", what, path)
 			}
-			return nil, fmt.Errorf("%s %s is not a regular file (%s): it is read from regular files only", what, path, fileType(st.Mode()))
+			return nil, fmt.Errorf("%s %s is not a regular file (%s): it is read from regular files only", what, path, ir.FileKind(st.Mode()))
 		}
 	}
 	f, err := os.Open(path)
@@ -46,19 +47,4 @@ func readLimited(path, what string, limit int64, regularOnly bool) ([]byte, erro
 		return nil, fmt.Errorf("%s %s is more than the %d bytes hcc reads", what, path, limit)
 	}
 	return buf.Bytes(), nil
-}
-
-// fileType names what a non-regular file is.
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a plain file"
 }
