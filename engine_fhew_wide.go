@@ -14,6 +14,7 @@ import (
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/optimize"
+	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
 // The FHEW engine's wide-table sets: circuit bootstrapping plus vertical
@@ -434,7 +435,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		copt.Progress = func(done, _ int) { opts.Progress(st.Costly+done, total) }
 	}
 	t0 := time.Now()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := hccrt.ProcessCPU()
 	outs := make([][]backend.Ciphertext, len(packs))
 	for i, pk := range packs {
 		in, err := wideBits(pk)
@@ -457,7 +458,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		st.Costly += ps.DistinctIn
 	}
 	st.Wall = time.Since(t0)
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := hccrt.ProcessCPU(); ok && cpuOK {
 		st.CPU, st.CPUKnown = cpu1-cpu0, true
 	}
 	st.Instances = len(packs)

@@ -4,5 +4,5 @@ package runtime
 
 import "time"
 
-// processCPU is unknown without getrusage; Stats.CPUKnown stays false.
-func processCPU() (time.Duration, bool) { return 0, false }
+// ProcessCPU is unknown without getrusage; Stats.CPUKnown stays false.
+func ProcessCPU() (time.Duration, bool) { return 0, false }

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user + system) the process has received
+// ProcessCPU returns the CPU time (user + system) the process has received
 // so far, over all its threads. The difference of two readings is what a
 // run got, which on a loaded machine is less than its workers' busy time.
-func processCPU() (time.Duration, bool) {
+func ProcessCPU() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

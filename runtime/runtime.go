@@ -180,7 +180,7 @@ func Run(ctx context.Context, c *ir.Circuit, ev backend.Evaluator, inputs []back
 		}
 	}
 
-	cpu0, cpuKnown := processCPU()
+	cpu0, cpuKnown := ProcessCPU()
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(threads)
@@ -225,7 +225,7 @@ loop:
 	}
 	stopProgress()
 	stats := Stats{Nodes: total, Costly: s.costly, CostName: r.costName, Wall: time.Since(start), Busy: time.Duration(r.busy.Load()), Threads: threads}
-	if cpu1, ok := processCPU(); ok && cpuKnown {
+	if cpu1, ok := ProcessCPU(); ok && cpuKnown {
 		stats.CPU, stats.CPUKnown = cpu1-cpu0, true
 	}
 	if err != nil {

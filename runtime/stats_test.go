@@ -41,7 +41,7 @@ func andChain(n int) *ir.Circuit {
 // inside Eval are busy but get no CPU, which is what a loaded machine looks
 // like. CPU spent before the run must not be counted.
 func TestStatsCPUReceived(t *testing.T) {
-	if _, ok := processCPU(); !ok {
+	if _, ok := ProcessCPU(); !ok {
 		t.Skip("no process CPU time on this platform")
 	}
 	spin(200 * time.Millisecond) // CPU before the run: not part of it

@@ -70,3 +70,13 @@ func BenchmarkFHEWThreads(b *testing.B) {
 		}
 	}
 }
+
+// processCPUSeconds is the CPU time the test process has received so far
+// (0 where it is unknown: the benchmark then skips its cores metric).
+func processCPUSeconds() float64 {
+	cpu, ok := runtime.ProcessCPU()
+	if !ok {
+		return 0
+	}
+	return cpu.Seconds()
+}
