@@ -1,0 +1,75 @@
+package ring
+
+import "fmt"
+
+// DotRowsMono2 is the whole pointwise part of one GINX blind-rotation step
+// (NTT domain, slot-wise, mod Q):
+//
+//	accB += mono1∘Σ_j digits[j]∘rowsB1[j] + mono2∘Σ_j digits[j]∘rowsB2[j]
+//	accA += mono1∘Σ_j digits[j]∘rowsA1[j] + mono2∘Σ_j digits[j]∘rowsA2[j]
+//
+// It equals, bit for bit, DotRows(digits, rowsB1, rowsA1, pB, pA),
+// DotRows(digits, rowsB2, rowsA2, mB, mA) followed by MulCoeffsAdd(mono1,
+// pB, accB), MulCoeffsAdd(mono1, pA, accA), MulCoeffsAdd(mono2, mB, accB),
+// MulCoeffsAdd(mono2, mA, accA), but makes one pass over the slots: each
+// digit is loaded once for all four rows and the four sums never leave the
+// registers (AVX-512 kernel, rns2_fused_amd64.s). All inputs are fully
+// reduced (< Q_i), the rows hold at least len(digits) entries; accB and
+// accA must not alias each other nor any digit, row or monomial (it panics
+// on too few rows: a caller bug). Nothing is allocated.
+func (r *RNS2) DotRowsMono2(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
+	nd := len(digits)
+	if len(rowsB1) < nd || len(rowsA1) < nd || len(rowsB2) < nd || len(rowsA2) < nd {
+		panic(fmt.Sprintf("ring: RNS2.DotRowsMono2: %d digits, rows %d, %d, %d, %d",
+			nd, len(rowsB1), len(rowsA1), len(rowsB2), len(rowsA2)))
+	}
+	if nd == 0 {
+		return
+	}
+	if !r.dotRowsMono2Vec(digits, rowsB1, rowsA1, rowsB2, rowsA2, mono1, mono2, accB, accA) {
+		r.dotRowsMono2Go(digits, rowsB1, rowsA1, rowsB2, rowsA2, mono1, mono2, accB, accA)
+	}
+}
+
+// dotRowsMono2Go is DotRowsMono2 in Go: per prime and chunk of dotChunk
+// slots, the four sums are accumulated lazily in uint64 on the stack
+// (reduced once per MaxLazyTerms-1 digits, as in dotRowsChunked), then
+// reduced and combined with the monomials and the accumulator in one
+// reduction per slot ((Q-1) + 2(Q-1)^2 < 2^64).
+func (r *RNS2) dotRowsMono2Go(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
+	var s [4][dotChunk]uint64
+	N := r.N
+	nd := len(digits)
+	rows := [4][]Poly2{rowsB1[:nd], rowsA1[:nd], rowsB2[:nd], rowsA2[:nd]}
+	for i, nt := range r.NTT {
+		m := nt.Modulus32
+		group := m.MaxLazyTerms() - 1
+		for lo := 0; lo < N; lo += dotChunk {
+			hi := min(lo+dotChunk, N)
+			for t := range rows {
+				st := s[t][:hi-lo]
+				clear(st)
+				for j, d := range digits {
+					if j > 0 && j%group == 0 {
+						for k, v := range st {
+							st[k] = uint64(m.Reduce(v))
+						}
+					}
+					m.MulCoeffsAddLazy(d[i][lo:hi], rows[t][j][i][lo:hi], st)
+				}
+			}
+			n := hi - lo
+			m1, m2 := mono1[i][lo:hi], mono2[i][lo:hi]
+			ab, aa := accB[i][lo:hi], accA[i][lo:hi]
+			m1, m2, ab, aa = m1[:n], m2[:n], ab[:n], aa[:n]
+			sB1, sA1, sB2, sA2 := s[0][:n], s[1][:n], s[2][:n], s[3][:n]
+			for k := range ab {
+				x1, x2 := uint64(m1[k]), uint64(m2[k])
+				pB, pA := uint64(m.Reduce(sB1[k])), uint64(m.Reduce(sA1[k]))
+				qB, qA := uint64(m.Reduce(sB2[k])), uint64(m.Reduce(sA2[k]))
+				ab[k] = m.Reduce(uint64(ab[k]) + x1*pB + x2*qB)
+				aa[k] = m.Reduce(uint64(aa[k]) + x1*pA + x2*qA)
+			}
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package ring
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// dotRowsMono2Ref is DotRowsMono2 as the unfused sequence GINX used
+// before it: two DotRows and four MulCoeffsAdd.
+func (r *RNS2) dotRowsMono2Ref(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
+	pB, pA, mB, mA := r.NewPoly(), r.NewPoly(), r.NewPoly(), r.NewPoly()
+	r.dotRowsRef(digits, rowsB1, rowsA1, pB, pA)
+	r.dotRowsRef(digits, rowsB2, rowsA2, mB, mA)
+	r.MulCoeffsAdd(mono1, pB, accB)
+	r.MulCoeffsAdd(mono1, pA, accA)
+	r.MulCoeffsAdd(mono2, mB, accB)
+	r.MulCoeffsAdd(mono2, mA, accA)
+}
+
+// fusedOperands holds random DotRowsMono2 operands; edge selects how
+// entries are drawn: 0 uniform, 1 all Q_i - 1 (the largest sums), 2 a mix
+// of 0, 1 and Q_i - 1.
+type fusedOperands struct {
+	digits, b1, a1, b2, a2 []Poly2
+	m1, m2, accB, accA     Poly2
+}
+
+func newFusedOperands(r *RNS2, rng *rand.Rand, nd, edge int) *fusedOperands {
+	draw := func(q uint32) uint32 {
+		switch edge {
+		case 1:
+			return q - 1
+		case 2:
+			return [3]uint32{0, 1, q - 1}[rng.IntN(3)]
+		}
+		return rng.Uint32N(q)
+	}
+	rnd := func() Poly2 {
+		p := r.NewPoly()
+		for k := range p[0] {
+			p[0][k], p[1][k] = draw(r.Q0), draw(r.Q1)
+		}
+		return p
+	}
+	o := &fusedOperands{m1: rnd(), m2: rnd(), accB: rnd(), accA: rnd()}
+	for range nd {
+		o.digits, o.b1, o.a1 = append(o.digits, rnd()), append(o.b1, rnd()), append(o.a1, rnd())
+		o.b2, o.a2 = append(o.b2, rnd()), append(o.a2, rnd())
+	}
+	return o
+}
+
+func clonePoly(r *RNS2, p Poly2) Poly2 {
+	q := r.NewPoly()
+	copy(q[0], p[0])
+	copy(q[1], p[1])
+	return q
+}
+
+func equalPoly(p, q Poly2) bool {
+	for i := range 2 {
+		for k := range p[i] {
+			if p[i][k] != q[i][k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestRNS2DotRowsMono2 checks DotRowsMono2 (the vector kernel where it
+// applies) and its Go loop against the unfused sequence, bit for bit, on
+// uniform and edge inputs for 1..16 digits (and 17, past the kernel).
+func TestRNS2DotRowsMono2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	rings := append(rnsRings(t), newTestRNS2(t, 32, 27))
+	for _, r := range rings {
+		for _, nd := range []int{1, 2, 3, 4, 5, 8, 16, 17} {
+			for edge := range 3 {
+				o := newFusedOperands(r, rng, nd, edge)
+				wantB, wantA := clonePoly(r, o.accB), clonePoly(r, o.accA)
+				r.dotRowsMono2Ref(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, wantB, wantA)
+				gotB, gotA := clonePoly(r, o.accB), clonePoly(r, o.accA)
+				r.DotRowsMono2(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, gotB, gotA)
+				if !equalPoly(gotB, wantB) || !equalPoly(gotA, wantA) {
+					t.Fatalf("N=%d Q0=%d digits=%d edge=%d: DotRowsMono2 differs from the unfused sequence", r.N, r.Q0, nd, edge)
+				}
+				goB, goA := clonePoly(r, o.accB), clonePoly(r, o.accA)
+				r.dotRowsMono2Go(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, goB, goA)
+				if !equalPoly(goB, wantB) || !equalPoly(goA, wantA) {
+					t.Fatalf("N=%d Q0=%d digits=%d edge=%d: dotRowsMono2Go differs from the unfused sequence", r.N, r.Q0, nd, edge)
+				}
+			}
+		}
+	}
+}
+
+// TestRNS2DotRowsMono2Panics checks that too few rows are refused.
+func TestRNS2DotRowsMono2Panics(t *testing.T) {
+	r := newTestRNS2(t, 16, 27)
+	o := newFusedOperands(r, rand.New(rand.NewPCG(1, 2)), 2, 0)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("DotRowsMono2 with one row for two digits did not panic")
+		}
+	}()
+	r.DotRowsMono2(o.digits, o.b1[:1], o.a1, o.b2, o.a2, o.m1, o.m2, o.accB, o.accA)
+}
+
+// TestRNS2DotRowsMono2Allocs checks that both paths allocate nothing.
+func TestRNS2DotRowsMono2Allocs(t *testing.T) {
+	r := newTestRNS2(t, 2048, 27)
+	o := newFusedOperands(r, rand.New(rand.NewPCG(3, 4)), 4, 0)
+	if n := testing.AllocsPerRun(10, func() {
+		r.DotRowsMono2(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, o.accB, o.accA)
+	}); n != 0 {
+		t.Fatalf("DotRowsMono2: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(10, func() {
+		r.dotRowsMono2Go(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, o.accB, o.accA)
+	}); n != 0 {
+		t.Fatalf("dotRowsMono2Go: %v allocations", n)
+	}
+}
+
+// BenchmarkRNS2DotRowsMono2 is one GINX step's pointwise part at the
+// production shape (N = 2048, 4 digits), fused.
+func BenchmarkRNS2DotRowsMono2(b *testing.B) {
+	r := newTestRNS2(b, 2048, 27)
+	o := newFusedOperands(r, rand.New(rand.NewPCG(5, 6)), 4, 0)
+	for b.Loop() {
+		r.DotRowsMono2(o.digits, o.b1, o.a1, o.b2, o.a2, o.m1, o.m2, o.accB, o.accA)
+	}
+}
+
+// BenchmarkRNS2DotRowsMono2Unfused is the same step as two DotRows and
+// four MulCoeffsAdd (what GINX did before DotRowsMono2).
+func BenchmarkRNS2DotRowsMono2Unfused(b *testing.B) {
+	r := newTestRNS2(b, 2048, 27)
+	o := newFusedOperands(r, rand.New(rand.NewPCG(5, 6)), 4, 0)
+	pB, pA, mB, mA := r.NewPoly(), r.NewPoly(), r.NewPoly(), r.NewPoly()
+	for b.Loop() {
+		r.DotRows(o.digits, o.b1, o.a1, pB, pA)
+		r.DotRows(o.digits, o.b2, o.a2, mB, mA)
+		r.MulCoeffsAdd(o.m1, pB, o.accB)
+		r.MulCoeffsAdd(o.m1, pA, o.accA)
+		r.MulCoeffsAdd(o.m2, mB, o.accB)
+		r.MulCoeffsAdd(o.m2, mA, o.accA)
+	}
+}
