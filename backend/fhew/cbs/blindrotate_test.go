@@ -3,6 +3,7 @@ package cbs
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // blindRotateUnfused is blindRotate as it was before ring.DotRowsMono2:
@@ -76,4 +77,35 @@ func TestBlindRotateFusedMatchesUnfused(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkBlindRotateFused times one STD128_CBS blind rotation with the
+// fused step and with the unfused sequence, interleaved in every iteration
+// (so that other load on the machine hits both alike), and reports both
+// times and their ratio.
+func BenchmarkBlindRotateFused(b *testing.B) {
+	k := keysFor(b, STD128_CBS)
+	sc := NewScratch(k.p)
+	w := NewWideBit(k.p)
+	if err := k.enc.Encrypt(true, w); err != nil {
+		b.Fatal(err)
+	}
+	k.ev.toSmallLWE(w, sc)
+	alpha := slices.Clone(sc.alpha)
+	var fused, unfused time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		copy(sc.alpha, alpha)
+		t0 := time.Now()
+		k.ev.blindRotate(sc)
+		t1 := time.Now()
+		copy(sc.alpha, alpha)
+		k.ev.blindRotateUnfused(sc)
+		t2 := time.Now()
+		fused += t1.Sub(t0)
+		unfused += t2.Sub(t1)
+	}
+	b.ReportMetric(float64(fused.Microseconds())/1e3/float64(b.N), "fused-ms")
+	b.ReportMetric(float64(unfused.Microseconds())/1e3/float64(b.N), "unfused-ms")
+	b.ReportMetric(float64(fused)/float64(unfused), "fused/unfused")
 }
