@@ -401,6 +401,10 @@ func (k *wideServer) check(_ *Program, in []backend.Ciphertext) error {
 
 func (k *wideServer) finish(out []backend.Ciphertext) ([]backend.Ciphertext, error) { return out, nil }
 
+// wideEvalCostName is what a wide plan's run counts (Stats.CostName,
+// Program.EvalCostName).
+const wideEvalCostName = "circuit bootstraps"
+
 // planRunner is a server key whose programs run as a whole per pack
 // instead of node by node through the runtime (wide plans: level by
 // level, one circuit bootstrap per distinct table input). Eval hands it
@@ -416,7 +420,7 @@ type planRunner interface {
 // packing, CPU the process's. Progress follows every circuit bootstrap.
 func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
 	st := Stats{Slots: 1}
-	st.CostName = "circuit bootstraps"
+	st.CostName = wideEvalCostName
 	st.Threads = min(opts.Threads, 4*goruntime.NumCPU()) // cbs.EvalPlan's own cap
 	plan, err := k.s.plan(p.circuit)
 	if err != nil {

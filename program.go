@@ -410,6 +410,17 @@ func (p *Program) Details() string { return p.engine.details(p) }
 // (bootstraps on FHEW, multiplications on BGV).
 func (p *Program) Stats() ir.Stats { return p.circuit.StatsFor(p.engine.cost(p.scheme, p.target)) }
 
+// EvalCostName names what Eval counts for p in Stats.Costly and reports
+// through EvalOptions.Progress: "bootstraps" on FHEW gate sets,
+// "multiplications" on BGV, "circuit bootstraps" on wide-table sets (where
+// Stats counts the non-linear gates the tables absorb, not what runs).
+func (p *Program) EvalCostName() string {
+	if _, ok := p.scheme.(*wideScheme); ok {
+		return wideEvalCostName
+	}
+	return p.engine.cost(p.scheme, p.target).Name
+}
+
 // Hash identifies the program: SHA-256 over its target and compiled
 // circuit (names and source positions left out).
 func (p *Program) Hash() [32]byte { return p.hash }

@@ -359,7 +359,7 @@ func evaluate(e *cmdEnv, w *workflowFlags, p *hcc.Program, sk *hcc.ServerKey, in
 	opts := hcc.EvalOptions{Threads: w.threads, ReleaseInputs: true}
 	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
 		var stop func()
-		opts.Progress, stop = progressLine(f, p.Stats().CostName)
+		opts.Progress, stop = progressLine(f, p.EvalCostName())
 		defer stop()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
