@@ -147,8 +147,7 @@ func fhewPassSummary(c *ir.Circuit, target fhew.LUTTarget) string {
 
 func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
 	if ws, ok := s.(*wideScheme); ok {
-		_, err := ws.plan(c)
-		return err
+		return ws.validate(c)
 	}
 	target := fhewLUTTarget(s.(*fhewScheme).p, t)
 	for i := range c.Nodes {

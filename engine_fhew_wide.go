@@ -158,6 +158,24 @@ func (s *wideScheme) plan(c *ir.Circuit) (*ir.WidePlan, error) {
 	return p, nil
 }
 
+// validate is fhewEngine.validate on a wide-table set: what MapWide needs
+// of each node (ir.Verify checked the rest), without mapping. Loading a
+// .hcp thus costs no mapping (AES: 13 s on STD128_CBS), so the client
+// commands (keygen --for, encrypt, decrypt, stats) never map; the server
+// maps when it needs the plan, and a circuit MapWide cannot cover is
+// refused there with the mapper's error.
+func (s *wideScheme) validate(c *ir.Circuit) error {
+	for i := range c.Nodes {
+		switch n := &c.Nodes[i]; n.Op {
+		case ir.OpLUT, ir.OpMLUT, ir.OpMOut:
+			if _, _, ok := n.TableView(); !ok {
+				return fmt.Errorf("node %d (%v) has no readable table for %s", i, n.Op, s.name())
+			}
+		}
+	}
+	return nil
+}
+
 // failureLog2 is the noise model's failure probability of one run of plan
 // (log2): a union bound over every table's circuit bootstraps
 // (cbs.Params.TableFailureLog2) and every output's decryption.

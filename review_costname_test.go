@@ -2,6 +2,9 @@ package hcc
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -36,5 +39,53 @@ func TestEvalCostNameMatchesEval(t *testing.T) {
 		if got := p.EvalCostName(); got != tc.want || got != st.CostName || calls == 0 || st.Costly == 0 {
 			t.Errorf("%s: EvalCostName %q, Eval's Stats.CostName %q, want %q (%d progress calls, %d costly)", tc.target.Params, got, st.CostName, tc.want, calls, st.Costly)
 		}
+	}
+}
+
+// TestWideProgramLoadDoesNotMap checks that reading a wide-table .hcp does
+// not run the wide mapper (the client commands only need the interface;
+// on AES the mapping costs seconds), and that evaluating it still maps and
+// runs correctly.
+func TestWideProgramLoadDoesNotMap(t *testing.T) {
+	p := mustCompile(t, HDL(testWideMux, ""), toyWide)
+	data, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := widePlanKey{"ToyCBS", circuitHash(p.circuit)}
+	widePlans.Lock()
+	delete(widePlans.m, key)
+	widePlans.Unlock()
+	path := filepath.Join(t.TempDir(), "wmux.hcp")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := mustCompile(t, File(path), Target{Insecure: true}) // as the CLI loads a .hcp
+	widePlans.Lock()
+	_, mapped := widePlans.m[key]
+	widePlans.Unlock()
+	if mapped {
+		t.Errorf("UnmarshalProgram mapped the circuit to wide tables")
+	}
+	ck, sk := keysFor(t, q)
+	ins := randomInputs(q, 1, 9)
+	cts, err := ck.Encrypt(q, ins...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Eval(context.Background(), q, sk, cts, EvalOptions{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ck.Decrypt(q, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := q.EvalPlain(ins[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("decrypted %v, want %v", got[0], want)
 	}
 }
