@@ -18,8 +18,14 @@
 
 // MAC(P, D, DO, T, TO, E, O): loads 16 uint32 at P (+R11), multiplies the
 // even entries by D's and the odd ones by DO's (the digit's odd entries
-// shifted down) and adds the products to E and O.
+// shifted down) and adds the products to E and O. It first prefetches the
+// row 256 bytes (4 iterations) ahead: in a blind rotation the rows stream
+// from memory (a new 256 KiB key per step), and 16 concurrent streams are
+// more than the hardware prefetcher follows well (measured: 21 -> 15.5 µs
+// per call from memory, BenchmarkRNS2DotRowsMono2Stream; 256 beat 512,
+// 768, 1024 and 2048). A prefetch past a row's end is harmless.
 #define MAC(P, D, DO, T, TO, E, O) \
+	PREFETCHT0 256(P)(R11*1) \
 	VMOVDQU32 (P)(R11*1), T \
 	VPSRLQ    $32, T, TO \
 	VPMULUDQ  D, T, T \

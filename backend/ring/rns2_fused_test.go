@@ -148,3 +148,30 @@ func BenchmarkRNS2DotRowsMono2Unfused(b *testing.B) {
 		r.MulCoeffsAdd(o.m2, mA, o.accA)
 	}
 }
+
+// BenchmarkRNS2DotRowsMono2Stream is BenchmarkRNS2DotRowsMono2 with the
+// rows of a different key in every call (512 keys, 128 MiB: beyond the
+// caches, as in a blind rotation, where the rows stream from memory).
+func BenchmarkRNS2DotRowsMono2Stream(b *testing.B) {
+	r := newTestRNS2(b, 2048, 27)
+	o := newFusedOperands(r, rand.New(rand.NewPCG(5, 6)), 4, 0)
+	const keys = 512
+	rows := make([][]Poly2, keys)
+	for k := range rows {
+		rows[k] = r.NewPolys(16)
+		for _, p := range rows[k] {
+			for i := range 2 {
+				for j := range p[i] {
+					p[i][j] = uint32(j*7+k) % r.Q1
+				}
+			}
+		}
+	}
+	b.ResetTimer()
+	k := 0
+	for b.Loop() {
+		ks := rows[k%keys]
+		k++
+		r.DotRowsMono2(o.digits, ks[0:4], ks[4:8], ks[8:12], ks[12:16], o.m1, o.m2, o.accB, o.accA)
+	}
+}
