@@ -452,7 +452,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 	total := ps.DistinctIn * len(packs)
 	var busy atomic.Int64
 	copt := cbs.EvalOptions{Threads: opts.Threads, Busy: &busy}
-	if opts.Progress != nil {
+	if opts.Progress != nil && total > 0 { // as the runtime: no calls without costly operations
 		opts.Progress(0, total)
 		copt.Progress = func(done, _ int) { opts.Progress(st.Costly+done, total) }
 	}

@@ -89,3 +89,37 @@ func TestWideProgramLoadDoesNotMap(t *testing.T) {
 		t.Errorf("decrypted %v, want %v", got[0], want)
 	}
 }
+
+// TestWideNoTablesNoProgress checks that a wide-table program without
+// tables (XOR only) calls no Progress, as gate sets without bootstraps do:
+// the CLI would draw "0/0 circuit bootstraps".
+func TestWideNoTablesNoProgress(t *testing.T) {
+	p := mustCompile(t, HDL(`circuit px(a: u4, b: u4) -> (y: u4) { y = a ^ b; }`, ""), toyWide)
+	ck, sk := keysFor(t, p)
+	ins := randomInputs(p, 2, 3)
+	cts, err := ck.Encrypt(p, ins...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	out, st, err := Eval(context.Background(), p, sk, cts, EvalOptions{Threads: 1, Progress: func(done, total int) { calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 || st.Costly != 0 {
+		t.Errorf("%d progress calls, %d costly, want none", calls, st.Costly)
+	}
+	got, err := ck.Decrypt(p, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ins {
+		want, err := p.EvalPlain(ins[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("instance %d: decrypted %v, want %v", i, got[i], want)
+		}
+	}
+}
