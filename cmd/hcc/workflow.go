@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	goruntime "runtime"
@@ -221,13 +222,15 @@ func printChoice(e *cmdEnv, p *hcc.Program) {
 		fmt.Fprintf(e.stderr, "params auto: %s\n", c)
 	}
 	ch := pc.Chosen()
-	if ch.Bootstraps == 0 {
-		fmt.Fprintf(e.stderr, "params auto: chose %s, no bootstraps, nothing can fail\n", ch.Params)
-		return
-	}
 	what := "bootstraps"
 	if ch.Wide {
 		what = "circuit bootstraps"
+	}
+	// A wide-table set without tables still decrypts ciphertexts: its
+	// failure is finite (the outputs' noise), so only -Inf is "nothing".
+	if ch.Bootstraps == 0 && (!ch.Wide || math.IsInf(ch.FailureLog2, -1)) {
+		fmt.Fprintf(e.stderr, "params auto: chose %s, no %s, nothing can fail\n", ch.Params, what)
+		return
 	}
 	fmt.Fprintf(e.stderr, "params auto: chose %s, %d %s, predicted failure 2^%.1f per run (target 2^%.0f)\n",
 		ch.Params, ch.Bootstraps, what, ch.FailureLog2, pc.MaxFailureLog2)
