@@ -360,14 +360,14 @@ func compareNamed(p *hcc.Program, got, want hcc.Values, gotName, wantName string
 // The inputs are released as the run goes (nothing reads them afterwards).
 func evaluate(e *cmdEnv, w *workflowFlags, p *hcc.Program, sk *hcc.ServerKey, in *hcc.Ciphertexts) (*hcc.Ciphertexts, error) {
 	opts := hcc.EvalOptions{Threads: w.threads, ReleaseInputs: true}
-	if f, ok := e.stderr.(*os.File); ok && hccrt.IsTerminal(f) {
-		var stop func()
-		opts.Progress, stop = progressLine(f, p.EvalCostName())
-		defer stop()
+	endLine := func() {}
+	if pw := progressTo(e.stderr); pw != nil {
+		opts.Progress, endLine = progressLine(pw, p.EvalCostName())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out, st, err := hcc.Eval(ctx, p, sk, in, opts)
+	endLine() // before the statistics, which would follow the line's last draw
 	if err != nil {
 		return nil, err
 	}
@@ -386,8 +386,17 @@ func evaluate(e *cmdEnv, w *workflowFlags, p *hcc.Program, sk *hcc.ServerKey, in
 	return out, nil
 }
 
+// progressTo is where evaluate draws its progress line: stderr when it is
+// a terminal, else nowhere (nil). A variable for the tests.
+var progressTo = func(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && hccrt.IsTerminal(f) {
+		return f
+	}
+	return nil
+}
+
 // progressLine draws "done/total NAME (pct%), rate, ETA" on w at most every
-// 250 ms; stop ends the line.
+// 250 ms; stop ends the line (once: later calls do nothing).
 func progressLine(w io.Writer, name string) (f func(done, total int), stop func()) {
 	var mu sync.Mutex
 	start, last := time.Now(), time.Time{}
@@ -411,6 +420,7 @@ func progressLine(w io.Writer, name string) (f func(done, total int), stop func(
 		defer mu.Unlock()
 		if drawn {
 			fmt.Fprintln(w)
+			drawn = false
 		}
 	}
 	return f, stop
