@@ -161,7 +161,8 @@ type Target struct {
 	Style Style
 	// ParityFailureLog2 bounds the predicted failure of one FHEW PARITY
 	// bootstrap (log2, below 0), which sets how wide PARITY nodes may be;
-	// 0 is fhew.DefaultParityFailureLog2.
+	// 0 is fhew.DefaultParityFailureLog2. Wide-table sets have no PARITY
+	// bootstraps: there it is always 0.
 	ParityFailureLog2 float64
 	// LUTInputs bounds the FHEW LUT mapper's cuts; 0 is DefaultLUTInputs.
 	LUTInputs int
@@ -202,6 +203,12 @@ func (t Target) normalized() (Target, error) {
 	}
 	if t.Instances < 0 {
 		return t, fmt.Errorf("instances %d: want at least 0", t.Instances)
+	}
+	if t.Engine == "fhew" && isWideSet(t.Params) {
+		// No PARITY bootstraps on a wide-table set: the bound changes
+		// nothing, so it must not change the program (hash, the CLI's
+		// "--parity-failure ignored" warning on every eval).
+		t.ParityFailureLog2 = 0
 	}
 	return t, nil
 }

@@ -123,3 +123,34 @@ func TestWideNoTablesNoProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestWideIgnoresParityBound: the PARITY bound means nothing on a
+// wide-table set, so it must not make a different program (it did: a
+// different hash, and hcc eval warned on every run that the default
+// --parity-failure was ignored).
+func TestWideIgnoresParityBound(t *testing.T) {
+	a := mustCompile(t, HDL(testWideMux, ""), toyWide)
+	tb := toyWide
+	tb.ParityFailureLog2 = -40
+	b := mustCompile(t, HDL(testWideMux, ""), tb)
+	if a.Hash() != b.Hash() || b.Target().ParityFailureLog2 != 0 {
+		t.Errorf("hashes %x / %x, target parity bound %v: want one program", a.Hash(), b.Hash(), b.Target().ParityFailureLog2)
+	}
+	// auto choosing a wide-table set writes a program that loads again.
+	sb := HDL("import \"stdlib/sbox.hdl\";\ncircuit sb(x: u8) -> (y: u8) {\n    y = sbox(x);\n}\n", "")
+	p := mustCompile(t, sb, Target{Params: AutoParams, ParityFailureLog2: -40})
+	if !isWideSet(p.Target().Params) || p.Target().ParityFailureLog2 != 0 {
+		t.Errorf("auto: %+v, want a wide-table set without a parity bound", p.Target())
+	}
+	data, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UnmarshalProgram(data); err != nil {
+		t.Errorf("auto's wide program does not load: %v", err)
+	}
+	tb.ParityFailureLog2 = 3
+	if _, err := Compile(HDL(testWideMux, ""), tb); err == nil {
+		t.Errorf("parity bound 3 accepted")
+	}
+}
