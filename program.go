@@ -413,7 +413,9 @@ func (p *Program) Summary() string { return p.summary }
 func (p *Program) Details() string { return p.engine.details(p) }
 
 // Stats are the compiled circuit's statistics with the engine's cost
-// (bootstraps on FHEW, multiplications on BGV).
+// (bootstraps on FHEW gate sets, multiplications on BGV; on wide-table
+// sets the non-linear gates the tables absorb: what Eval counts there is
+// in Summary and EvalCostName).
 func (p *Program) Stats() ir.Stats { return p.circuit.StatsFor(p.engine.cost(p.scheme, p.target)) }
 
 // EvalCostName names what Eval counts for p in Stats.Costly and reports
