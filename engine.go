@@ -162,7 +162,7 @@ type Target struct {
 	// ParityFailureLog2 bounds the predicted failure of one FHEW PARITY
 	// bootstrap (log2, below 0), which sets how wide PARITY nodes may be;
 	// 0 is fhew.DefaultParityFailureLog2. Wide-table sets have no PARITY
-	// bootstraps: there it is always 0.
+	// bootstraps: Compile clears it there.
 	ParityFailureLog2 float64
 	// LUTInputs bounds the FHEW LUT mapper's cuts; 0 is DefaultLUTInputs.
 	LUTInputs int
@@ -204,13 +204,19 @@ func (t Target) normalized() (Target, error) {
 	if t.Instances < 0 {
 		return t, fmt.Errorf("instances %d: want at least 0", t.Instances)
 	}
+	return t, nil
+}
+
+// settled is t once Compile knows its set: a wide-table set has no PARITY
+// bootstraps, so the bound, which would change nothing but the program's
+// hash (and make hcc eval warn on every run that --parity-failure is
+// ignored), is cleared. Not part of normalized: .hcp files that record a
+// bound on a wide-table set still load.
+func (t Target) settled() Target {
 	if t.Engine == "fhew" && isWideSet(t.Params) {
-		// No PARITY bootstraps on a wide-table set: the bound changes
-		// nothing, so it must not change the program (hash, the CLI's
-		// "--parity-failure ignored" warning on every eval).
 		t.ParityFailureLog2 = 0
 	}
-	return t, nil
+	return t
 }
 
 // insecureError is the refusal of a Toy set without Target.Insecure.

@@ -342,9 +342,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 			return nil, err
 		}
 		t.Params = s.name()
-		if t, err = t.normalized(); err != nil { // again: the set may clear fields (engine.go)
-			return nil, err
-		}
+		t = t.settled()
 		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true, level: &levelCache{}, insecureOK: t.Insecure}
 		p.summary = "interface only (no passes run)"
 		p.hash = p.computeHash()
@@ -359,9 +357,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	if t, err = t.normalized(); err != nil { // again: the chosen set may clear fields (engine.go)
-		return nil, err
-	}
+	t = t.settled()
 	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level, insecureOK: t.Insecure, choice: cfg.choice}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()

@@ -149,6 +149,16 @@ func TestWideIgnoresParityBound(t *testing.T) {
 	if _, err := UnmarshalProgram(data); err != nil {
 		t.Errorf("auto's wide program does not load: %v", err)
 	}
+	// A .hcp written before the bound was cleared still loads.
+	old := *a
+	old.target.ParityFailureLog2 = -80
+	old.hash = old.computeHash()
+	if data, err = old.MarshalBinary(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UnmarshalProgram(data); err != nil {
+		t.Errorf("a wide program recording a parity bound does not load: %v", err)
+	}
 	tb.ParityFailureLog2 = 3
 	if _, err := Compile(HDL(testWideMux, ""), tb); err == nil {
 		t.Errorf("parity bound 3 accepted")
