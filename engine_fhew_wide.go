@@ -176,10 +176,23 @@ func (s *wideScheme) validate(c *ir.Circuit) error {
 	return nil
 }
 
-// failureLog2 is the noise model's failure probability of one run of plan
+// failureLog2 is failureScheme's (Program.FailureLog2): planFailureLog2
+// of c's plan; ok false when c has no wide plan or nothing can fail.
+func (s *wideScheme) failureLog2(c *ir.Circuit) (float64, bool) {
+	plan, err := s.plan(c)
+	if err != nil {
+		return 0, false
+	}
+	f := s.planFailureLog2(plan)
+	return f, !math.IsInf(f, -1)
+}
+
+var _ failureScheme = (*wideScheme)(nil)
+
+// planFailureLog2 is the noise model's failure probability of one run of plan
 // (log2): a union bound over every table's circuit bootstraps
 // (cbs.Params.TableFailureLog2) and every output's decryption.
-func (s *wideScheme) failureLog2(plan *ir.WidePlan) float64 {
+func (s *wideScheme) planFailureLog2(plan *ir.WidePlan) float64 {
 	var logs []float64
 	for i := range plan.Tables {
 		t := &plan.Tables[i]
@@ -535,9 +548,9 @@ func (s *wideScheme) details(p *Program) string {
 		s.failureLog2Text(plan), s.name(), ir.MaxWideInputs, opt.MaxTerms)
 }
 
-// failureLog2Text renders failureLog2.
+// failureLog2Text renders planFailureLog2.
 func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
-	f := s.failureLog2(plan)
+	f := s.planFailureLog2(plan)
 	if math.IsInf(f, -1) {
 		return "no tables, no failure"
 	}
@@ -569,7 +582,7 @@ func wideAutoCost(c *ir.Circuit, name string) (d *ir.Circuit, s scheme, cost, fa
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}
-	return d, s, cost, ws.failureLog2(plan), nil
+	return d, s, cost, ws.planFailureLog2(plan), nil
 }
 
 // canTranscipher: the wide-table sets have no AES-CTR keystream yet (the

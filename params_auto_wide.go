@@ -49,7 +49,7 @@ func fhewAutoWide(c *ir.Circuit) []wideCandidate {
 		}
 		if j := slices.IndexFunc(opts, func(o any) bool { return o == any(opt) }); j >= 0 && out[j].err == nil {
 			r.d, r.s, r.plan, r.cost = out[j].d, s, out[j].plan, out[j].cost
-			r.failure = ws.failureLog2(r.plan)
+			r.failure = ws.planFailureLog2(r.plan)
 			out, opts = append(out, r), append(opts, opt)
 			continue
 		}

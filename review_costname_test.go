@@ -2,9 +2,11 @@ package hcc
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +164,21 @@ func TestWideIgnoresParityBound(t *testing.T) {
 	tb.ParityFailureLog2 = 3
 	if _, err := Compile(HDL(testWideMux, ""), tb); err == nil {
 		t.Errorf("parity bound 3 accepted")
+	}
+}
+
+// TestWideFailureLog2: Program.FailureLog2 gives a wide-table program's
+// predicted failure per run, the one Details prints (it said "none", ok
+// false, so FailureWarning could never warn on these sets); a program
+// without tables whose outputs are constants predicts nothing.
+func TestWideFailureLog2(t *testing.T) {
+	p := mustCompile(t, HDL(testWideMux, ""), toyWide)
+	f, ok := p.FailureLog2()
+	if !ok || !strings.Contains(p.Details(), fmt.Sprintf("predicted failure 2^%.1f per run", f)) {
+		t.Errorf("FailureLog2 = %v, %v; Details %q", f, ok, p.Details())
+	}
+	c := mustCompile(t, HDL(`circuit k(a: u2) -> (y: u2) { y = 2; }`, ""), toyWide)
+	if f, ok := c.FailureLog2(); ok {
+		t.Errorf("constant outputs: FailureLog2 = %v, want none (Details %q)", f, c.Details())
 	}
 }
