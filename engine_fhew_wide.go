@@ -176,6 +176,31 @@ func (s *wideScheme) validate(c *ir.Circuit) error {
 	return nil
 }
 
+// planCtx is plan for Eval: it returns when ctx ends even while the
+// mapping, which takes no context (AES: 13 s on STD128_CBS, the first Eval
+// of a loaded .hcp), runs on; that finishes in the background and fills
+// the cache.
+func (s *wideScheme) planCtx(ctx context.Context, c *ir.Circuit) (*ir.WidePlan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		p   *ir.WidePlan
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := s.plan(c)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // failureLog2 is failureScheme's (Program.FailureLog2): planFailureLog2
 // of c's plan; ok false when c has no wide plan or nothing can fail.
 func (s *wideScheme) failureLog2(c *ir.Circuit) (float64, bool) {
@@ -453,7 +478,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 	st := Stats{Slots: 1}
 	st.CostName = wideEvalCostName
 	st.Threads = min(opts.Threads, 4*goruntime.NumCPU()) // cbs.EvalPlan's own cap
-	plan, err := k.s.plan(p.circuit)
+	plan, err := k.s.planCtx(ctx, p.circuit)
 	if err != nil {
 		return nil, st, err
 	}

@@ -182,3 +182,30 @@ func TestWideFailureLog2(t *testing.T) {
 		t.Errorf("constant outputs: FailureLog2 = %v, want none (Details %q)", f, c.Details())
 	}
 }
+
+// TestWideCancelBeforeMapping: a cancelled Eval of a program whose plan is
+// not cached yet (a loaded .hcp) returns without mapping it; the mapping
+// takes no context and costs seconds on AES.
+func TestWideCancelBeforeMapping(t *testing.T) {
+	p := mustCompile(t, HDL(testWideMux, ""), toyWide)
+	ck, sk := keysFor(t, p)
+	cts, err := ck.Encrypt(p, randomInputs(p, 1, 11)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := widePlanKey{"ToyCBS", circuitHash(p.circuit)}
+	widePlans.Lock()
+	delete(widePlans.m, key)
+	widePlans.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Eval(ctx, p, sk, cts, EvalOptions{}); err == nil || !strings.Contains(err.Error(), "cancel") {
+		t.Errorf("cancelled Eval: %v", err)
+	}
+	widePlans.Lock()
+	_, mapped := widePlans.m[key]
+	widePlans.Unlock()
+	if mapped {
+		t.Error("a cancelled Eval mapped the program first")
+	}
+}
