@@ -58,7 +58,7 @@ func (c *Ciphertexts) usable() error {
 		return errReleased
 	}
 	for _, p := range c.packs {
-		if len(p.cts) == 0 {
+		if p.released {
 			return errReleased
 		}
 	}
@@ -112,6 +112,9 @@ type pack struct {
 	// slot of a packed engine (decryption checks that the slots agree).
 	n   int
 	cts []backend.Ciphertext
+	// released: Eval's ReleaseInputs took cts (a circuit without inputs
+	// has packs of no ciphertexts that are not released).
+	released bool
 }
 
 func (p pack) instances() int { return max(p.n, 1) }

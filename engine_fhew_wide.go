@@ -534,7 +534,7 @@ func evalPlan(ctx context.Context, pr planRunner, p *Program, in, out *Ciphertex
 	for i := range in.packs {
 		packs[i] = in.packs[i].cts
 		if opts.ReleaseInputs {
-			in.packs[i].cts = nil // runPlan drops each pack once it has run
+			in.packs[i].cts, in.packs[i].released = nil, true // runPlan drops each pack once it has run
 		}
 	}
 	res, st, err := pr.runPlan(ctx, p, packs, opts)

@@ -118,7 +118,7 @@ func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts E
 		for _, i := range g {
 			inputs = append(inputs, in.packs[i].cts...)
 			if opts.ReleaseInputs {
-				in.packs[i].cts = nil // the run drops inputs as it goes; nothing else may hold them
+				in.packs[i].cts, in.packs[i].released = nil, true // the run drops inputs as it goes; nothing else may hold them
 			}
 		}
 		var ev backend.Evaluator = be

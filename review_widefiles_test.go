@@ -1,6 +1,7 @@
 package hcc
 
 import (
+	"context"
 	"strconv"
 	"testing"
 )
@@ -58,6 +59,46 @@ func TestWideFilesResealedMutations(t *testing.T) {
 				try("byte "+strconv.Itoa(i)+" flipped", d)
 			}
 			try("truncated to "+strconv.Itoa(i), append([]byte(nil), body[:i]...))
+		}
+	}
+}
+
+// TestNoInputCircuit: a circuit without inputs (constant outputs) runs
+// encrypted on a wide-table and a gate set, also through the ciphertext
+// file format; its packs hold no ciphertexts, which Eval took for
+// released inputs ("no input instances").
+func TestNoInputCircuit(t *testing.T) {
+	for _, tg := range []Target{toyWide, toyFHEW} {
+		p := mustCompile(t, HDL(`circuit z() -> (y: u8, b: bit) { y = 3; b = 1; }`, ""), tg)
+		ck, sk := keysFor(t, p)
+		in, err := p.ParseInputs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cts, err := ck.Encrypt(p, in, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := cts.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cts, err = UnmarshalCiphertexts(data); err != nil {
+			t.Fatalf("%s: %v", tg.Params, err)
+		}
+		out, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{ReleaseInputs: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tg.Params, err)
+		}
+		got, err := ck.Decrypt(p, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0]["y"][0].Int64() != 3 || got[1]["b"][0].Int64() != 1 {
+			t.Errorf("%s: decrypted %v", tg.Params, got)
+		}
+		if _, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{}); err == nil {
+			t.Errorf("%s: released inputs evaluated again", tg.Params)
 		}
 	}
 }
