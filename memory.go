@@ -33,6 +33,9 @@ type MemoryEstimate struct {
 	Total int64
 	// Text describes Total by part ("about 9.8 GB (keys 180.9 MB, ...)").
 	Text string
+	// Advice is what to do when Total does not fit, for the engine ("put
+	// fewer instances in each batch ..."); "" leaves it to the caller.
+	Advice string
 }
 
 // memoryScheme is a parameter set that can price a run before any key is
@@ -43,14 +46,17 @@ type memoryScheme interface {
 
 // EstimateMemory predicts the peak memory of running p as o says, before
 // any key is made, so that a caller can refuse a run that cannot fit. ok
-// is false when the engine gives no estimate (FHEW, whose keys and
-// ciphertexts are small and fixed per set).
+// is false when the engine gives no estimate (FHEW's gate sets, whose keys
+// and ciphertexts are small and fixed per set; the wide-table sets, whose
+// 16 KiB bits make a large batch the risk, give one).
 func (p *Program) EstimateMemory(o MemoryOptions) (est MemoryEstimate, ok bool, err error) {
 	ms, ok := p.scheme.(memoryScheme)
 	if !ok {
 		return MemoryEstimate{}, false, nil
 	}
-	if p.interfaceOnly {
+	// A wide-table set prices encryption from the interface alone (the
+	// input and output bits), as hcc encrypt compiles it.
+	if _, wide := ms.(*wideScheme); p.interfaceOnly && !(wide && o.EncryptOnly) {
 		return MemoryEstimate{}, false, fmt.Errorf("%s was compiled with InterfaceOnly: no memory estimate", p.originName())
 	}
 	est, err = ms.estimateMemory(p, o)

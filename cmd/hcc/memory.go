@@ -42,10 +42,10 @@ var memAvailable = func() (int64, bool) {
 
 // forceMemoryFlag registers --force on run, eval and encrypt.
 func forceMemoryFlag(fs *flag.FlagSet, w *workflowFlags) {
-	fs.BoolVar(&w.forceMemory, "force", false, "bgv: run even when the estimated peak memory exceeds the memory available")
+	fs.BoolVar(&w.forceMemory, "force", false, "bgv and wide-table sets: run even when the estimated peak memory exceeds the memory available")
 }
 
-// checkMemory prints the program's memory estimate (BGV) on stderr and
+// checkMemory prints the program's memory estimate (BGV, wide-table sets) on stderr and
 // refuses the run, before any key is made, when memoryMargin times it
 // exceeds the available memory, unless --force.
 func checkMemory(e *cmdEnv, w *workflowFlags, p *hcc.Program, o hcc.MemoryOptions) error {
@@ -67,6 +67,9 @@ func checkMemory(e *cmdEnv, w *workflowFlags, p *hcc.Program, o hcc.MemoryOption
 	what := "use fewer --threads, a smaller parameter set (e.g. --params M8191, if the circuit's depth fits), or a smaller batch"
 	if o.EncryptOnly {
 		what = "encrypt a smaller batch (split the --batch file)"
+	}
+	if est.Advice != "" {
+		what = est.Advice
 	}
 	return fmt.Errorf("the run needs about %s (%.1f times the estimate %s), more than the %s available: %s; or pass --force to run anyway",
 		bgv.FormatBytes(need), memoryMargin, bgv.FormatBytes(est.Total), bgv.FormatBytes(avail), what)

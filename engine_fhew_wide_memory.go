@@ -1,0 +1,191 @@
+package hcc
+
+import (
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"strconv"
+
+	"github.com/hcc-fhe/hcc/backend/bgv"
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// The memory estimate of the wide-table sets (memoryScheme). Every bit is
+// a wide bit of 8(N+1) bytes (16 KiB at N = 2048), so a batch of a few
+// thousand AES instances, not the keys, is what exhausts memory. The
+// parts, as cbs allocates them:
+//
+//   - the evaluation key (cbs.EvaluationKey.SizeBytes, computed here from
+//     the set without making one) and the evaluator's monomial table (2N
+//     NTT-domain polynomials, cbs.NewEvaluator);
+//   - the pack being evaluated: cbs.EvalPlan allocates a wide bit for every
+//     table output of the plan up front and one per output, so "all
+//     signals of one pack" is what it holds, not a bound; per worker a
+//     Scratch and a wide bit; the RGSW cache at its peak, simulated over
+//     the plan's levels the way EvalPlan fills and recycles it;
+//   - the other packs waiting, inputs or outputs (at the larger of the two
+//     sizes), and when a file is written or read (eval, encrypt) the
+//     encodings beside the ciphertexts (MarshalBinary holds the
+//     ciphertexts, their encodings and the file buffer: three copies);
+//   - times the collector's headroom (wideGCFactor): each pack's signals
+//     become garbage when it ends, so the heap grows to the collector's
+//     goal, 1 + GOGC/100 times the live data, before it is collected.
+//
+// Measured on ToyCBS (a 16-bit adder, --batch of 1000 and 3000 instances,
+// hcc run under /usr/bin/time -v, load 1.6): maximum resident 301 MB and
+// 809 MB for live estimates of 142 MB and 405 MB, 2.0-2.1 times (GOGC=25:
+// 1.45 times), so the estimate with the factor is 0.94-1.0 times the
+// measured peak.
+
+// wideGCFactor is the garbage collector's headroom: its heap goal is
+// 1 + GOGC/100 times the live heap (GOGC 100 unless the environment sets
+// it; "off" or unreadable counts as 100).
+func wideGCFactor() float64 {
+	g, err := strconv.Atoi(os.Getenv("GOGC"))
+	if err != nil || g <= 0 {
+		g = 100
+	}
+	return 1 + float64(g)/100
+}
+
+// wideFileCopies is how many copies of a ciphertext set exist while it is
+// written to a file (Ciphertexts.MarshalBinary).
+const wideFileCopies = 3
+
+// widePolyBytes is one ring.Poly2 (two 32-bit residues per coefficient).
+func widePolyBytes(p cbs.Params) int64 { return 8 * int64(p.N()) }
+
+// wideEvalKeyBytes is cbs.EvaluationKey.SizeBytes of a key of p: the LWE
+// key switch (N·digits·B_ks/2 rows of ceil((n+1)/4) words), two RGSW
+// blind-rotation keys per LWE coefficient and LogN+1 ring key-switching
+// keys.
+func wideEvalKeyBytes(p cbs.Params) int64 {
+	l := p.Literal()
+	digKS := int64((l.LogQKS + l.LogBKS - 1) / l.LogBKS)
+	ks := int64(p.N()) * digKS * int64(1<<(l.LogBKS-1)) * int64((l.LWEDim+1+3)/4) * 8
+	brk := int64(l.LWEDim) * 2 * 4 * int64(l.BR.Digits) * widePolyBytes(p)
+	trace := int64(l.LogN+1) * 2 * int64(l.Trace.Digits) * widePolyBytes(p)
+	return ks + brk + trace
+}
+
+// wideMonoBytes is the evaluator's monomial table (2N polynomials).
+func wideMonoBytes(p cbs.Params) int64 { return 2 * int64(p.N()) * widePolyBytes(p) }
+
+// wideRGSWBytes is one circuit-bootstrapped RGSW (cbs.Evaluator.NewRGSW:
+// 2·digits rows of two polynomials).
+func wideRGSWBytes(p cbs.Params) int64 {
+	return 2 * int64(p.Literal().CBS.Digits) * 2 * widePolyBytes(p)
+}
+
+// wideScratchBytes bounds one cbs.Scratch (NewScratch): twelve
+// polynomials, the digit polynomials, the key-switch buffers and three
+// N-word buffers; the vertical packing's test polynomials, grown on use,
+// are counted as another 2·8 polynomials (a table's at most 8 outputs).
+func wideScratchBytes(p cbs.Params) int64 {
+	l := p.Literal()
+	n, N := int64(l.LWEDim), int64(p.N())
+	digKS := int64((l.LogQKS + l.LogBKS - 1) / l.LogBKS)
+	nd := 2 * int64(max(l.BR.Digits, l.Trace.Digits, l.CBS.Digits))
+	polys := 12 + nd + 2*ir.MaxWideInputs
+	return polys*widePolyBytes(p) + 8*(N+1) + 8*((n+4)/4) + 4*N*digKS + 4*(n+1) + 3*8*N
+}
+
+// widePeakRGSW is the most RGSWs EvalPlan holds at once on plan: it
+// bootstraps, level by level, each table input form not cached yet and
+// frees (to a pool it reuses) each one after its last reader's level.
+func widePeakRGSW(plan *ir.WidePlan) int {
+	level := make([]int, plan.NumSignals())
+	base := plan.SignalBase()
+	key := func(f *ir.LinearForm) string {
+		b := make([]byte, 0, 4*len(f.Terms))
+		for _, t := range f.Terms {
+			b = append(b, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
+		}
+		return string(b)
+	}
+	var byLevel [][]int
+	uses := map[string]int{}
+	for i := range plan.Tables {
+		t := &plan.Tables[i]
+		l := 0
+		for j := range t.In {
+			for _, x := range t.In[j].Terms {
+				l = max(l, level[x])
+			}
+			uses[key(&t.In[j])]++
+		}
+		l++
+		for o := range t.Out {
+			level[base[i]+o] = l
+		}
+		for len(byLevel) <= l {
+			byLevel = append(byLevel, nil)
+		}
+		byLevel[l] = append(byLevel[l], i)
+	}
+	live := map[string]bool{}
+	peak := 0
+	for _, ids := range byLevel {
+		for _, ti := range ids {
+			for j := range plan.Tables[ti].In {
+				live[key(&plan.Tables[ti].In[j])] = true
+			}
+		}
+		peak = max(peak, len(live))
+		for _, ti := range ids {
+			for j := range plan.Tables[ti].In {
+				k := key(&plan.Tables[ti].In[j])
+				if uses[k]--; uses[k] == 0 {
+					delete(live, k)
+				}
+			}
+		}
+	}
+	return peak
+}
+
+// wideThreads is the workers cbs.EvalPlan runs for EvalOptions.Threads t.
+func wideThreads(t int) int {
+	if t <= 0 {
+		t = goruntime.GOMAXPROCS(0)
+	}
+	return min(t, 4*goruntime.NumCPU())
+}
+
+// estimateMemory is memoryScheme's for a wide-table set (see above).
+// Encryption alone needs neither the evaluation key nor the plan (the
+// client never maps).
+func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate, error) {
+	bit := int64(cbs.WideBitSize(s.p))
+	packs := int64(max(o.Packs, 1))
+	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
+	const advice = "put fewer instances in each batch (split the --batch file)"
+	gc := wideGCFactor()
+	if o.EncryptOnly {
+		cts := wideFileCopies * packs * in * bit
+		total := int64(gc * float64(cts))
+		return MemoryEstimate{Total: total, Advice: advice, Text: fmt.Sprintf("about %s (%d input ciphertexts of %s, %d copies while the file is written; x%.2g for the collector)",
+			bgv.FormatBytes(total), packs*in, bgv.FormatBytes(bit), wideFileCopies, gc)}, nil
+	}
+	plan, err := s.plan(p.circuit)
+	if err != nil {
+		return MemoryEstimate{}, err
+	}
+	keys := wideEvalKeyBytes(s.p) + wideMonoBytes(s.p)
+	threads := int64(wideThreads(o.Threads))
+	rgsw := int64(widePeakRGSW(plan))
+	bits := int64(plan.NumSignals()) - int64(plan.NumInputs) + int64(len(plan.OutForms))
+	run := bits*bit + threads*(wideScratchBytes(s.p)+bit) + rgsw*wideRGSWBytes(s.p)
+	copies := int64(1)
+	if !o.Client {
+		copies = wideFileCopies // eval reads and writes ciphertext files
+	}
+	wait := copies * packs * max(in, out) * bit
+	total := int64(gc * float64(keys+run+wait))
+	return MemoryEstimate{Total: total, Advice: advice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s; x%.2g for the collector)",
+		bgv.FormatBytes(total), bgv.FormatBytes(keys), bgv.FormatBytes(run), bits,
+		bgv.FormatBytes(bit), rgsw, threads, packs, max(in, out), bgv.FormatBytes(wait), gc)}, nil
+}
+
+var _ memoryScheme = (*wideScheme)(nil)
