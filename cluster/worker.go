@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hcc-fhe/hcc"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
@@ -45,7 +46,8 @@ type result struct {
 type WorkerConfig struct {
 	// Engine evaluates (HCC for the hcc library).
 	Engine Engine
-	// Threads per task (0 = 1).
+	// Threads per task (0 = 1); more than hcc.MaxThreads() is refused by
+	// NewWorker (hcc.Eval would refuse every task).
 	Threads int
 	// CacheDir keeps fetched keys and programs on disk ("" = memory only).
 	CacheDir string
@@ -82,6 +84,9 @@ func NewWorker(c *Client, cfg WorkerConfig) (*Worker, error) {
 		return nil, errors.New("worker: no engine")
 	}
 	cfg.Threads = max(cfg.Threads, 1)
+	if m := hcc.MaxThreads(); cfg.Threads > m {
+		return nil, fmt.Errorf("worker: %d threads per task is more than the %d hcc.Eval accepts on this machine (4 per CPU, at least 16): every task would fail; use at most %d", cfg.Threads, m, m)
+	}
 	if cfg.Name == "" {
 		host, _ := os.Hostname()
 		cfg.Name = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), nuid.Next()[16:])
