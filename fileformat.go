@@ -193,6 +193,22 @@ func (r *cursor) u64() uint64 {
 
 func (r *cursor) str() string { return string(r.take(int(r.u16()))) }
 
+// flag reads a boolean byte; anything but 0 or 1 is an error, so that an
+// accepted file always re-encodes to the same bytes.
+func (r *cursor) flag() bool {
+	switch v := r.u8(); v {
+	case 0:
+		return false
+	case 1:
+		return true
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("flag byte %d is neither 0 nor 1", v)
+		}
+		return false
+	}
+}
+
 // end records trailing bytes as an error.
 func (r *cursor) end() {
 	if r.err == nil && len(r.buf) != 0 {
@@ -269,7 +285,7 @@ func readLayout(r *cursor) []ir.Bus {
 	}
 	var out []ir.Bus
 	for i := 0; i < nb && r.err == nil; i++ {
-		b := ir.Bus{Name: r.str(), Width: int(r.u32()), Signed: r.u8() == 1}
+		b := ir.Bus{Name: r.str(), Width: int(r.u32()), Signed: r.flag()}
 		nd := int(r.u8())
 		for j := 0; j < nd && r.err == nil; j++ {
 			b.Dims = append(b.Dims, int(r.u32()))

@@ -93,7 +93,7 @@ func decodeProgram(name string, data []byte) (*Program, error) {
 	var t Target
 	t.Engine = r.str()
 	t.Params = r.str()
-	t.Insecure = r.u8() == 1
+	t.Insecure = r.flag()
 	t.Style = Style(r.str())
 	t.ParityFailureLog2 = math.Float64frombits(r.u64())
 	t.LUTInputs = int(r.u32())
