@@ -22,26 +22,8 @@ func expandNext[T any](e *engine[T], p *program, prev [16]T, r int, dispose bool
 	var next [16]T
 	ar := e.ars[0]
 	err := e.par(4, func(ar arith[T], row int) error {
-		v, err := inv254(ar, prev[12+(row+1)%4], false)
-		if err != nil {
-			return err
-		}
-		l, err := ar.lin(v, p.last)
-		ar.free(v)
-		if err != nil {
-			return err
-		}
-		s, err := ar.add(prev[row], l[0])
-		ar.free(l[0])
-		if err != nil {
-			return err
-		}
-		c := byte(sboxConst)
-		if row == 0 {
-			c ^= rcon[r]
-		}
-		next[row], err = ar.addConst(s, c)
-		ar.free(s)
+		var err error
+		next[row], err = scheduleCore(ar, p, prev[12+(row+1)%4], prev[row], row, r)
 		return err
 	})
 	if err != nil {
@@ -149,26 +131,8 @@ func expandPrev[T any](e *engine[T], p *program, cur [16]T, r int, dispose bool)
 		}
 	}
 	err = e.par(4, func(ar arith[T], row int) error {
-		v, err := inv254(ar, prev[12+(row+1)%4], false)
-		if err != nil {
-			return err
-		}
-		l, err := ar.lin(v, p.last)
-		ar.free(v)
-		if err != nil {
-			return err
-		}
-		s, err := ar.add(cur[row], l[0])
-		ar.free(l[0])
-		if err != nil {
-			return err
-		}
-		c := byte(sboxConst)
-		if row == 0 {
-			c ^= rcon[r]
-		}
-		prev[row], err = ar.addConst(s, c)
-		ar.free(s)
+		var err error
+		prev[row], err = scheduleCore(ar, p, prev[12+(row+1)%4], cur[row], row, r)
 		return err
 	})
 	if err != nil {
@@ -215,4 +179,34 @@ func expandingKeysDown[T any](e *engine[T], p *program, last [16]T) roundKeys[T]
 		cur, at = prev, r
 		return prev, nil
 	}
+}
+
+// scheduleCore is the non-linear step of the key schedule for one row of
+// the first column of round key r: base ⊕ SubWord(RotWord(w))[row] ⊕
+// Rcon[r] (row 0 only), where w is the byte of the previous round key's
+// last column that RotWord brings to this row. The forward expansion and
+// the inverse expansion (which recovers the older column) both compute it.
+func scheduleCore[T any](ar arith[T], p *program, w, base T, row, r int) (T, error) {
+	var zero T
+	v, err := inv254(ar, w, false)
+	if err != nil {
+		return zero, err
+	}
+	l, err := ar.lin(v, p.last)
+	ar.free(v)
+	if err != nil {
+		return zero, err
+	}
+	s, err := ar.add(base, l[0])
+	ar.free(l[0])
+	if err != nil {
+		return zero, err
+	}
+	c := byte(sboxConst)
+	if row == 0 {
+		c ^= rcon[r]
+	}
+	out, err := ar.addConst(s, c)
+	ar.free(s)
+	return out, err
 }
