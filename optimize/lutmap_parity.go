@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/hcc-fhe/hcc/ir"
@@ -208,8 +209,9 @@ func symDiff(a, b []ir.NodeID) []ir.NodeID {
 	return appendSymDiff(make([]ir.NodeID, 0, len(a)+len(b)), a, b)
 }
 
-// appendSymDiff appends symDiff(a, b) to out.
-func appendSymDiff(out, a, b []ir.NodeID) []ir.NodeID {
+// appendSymDiff appends the sorted symmetric difference of the sorted lists
+// a and b to out (node ids here, a wide plan's term lists in widemap).
+func appendSymDiff[T cmp.Ordered](out, a, b []T) []T {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch {

@@ -7,25 +7,9 @@ import (
 	"github.com/hcc-fhe/hcc/ir"
 )
 
-// xorTerms is the XOR of two sorted term lists.
+// xorTerms is the XOR of two sorted term lists: their symmetric difference.
 func xorTerms(a, b []int32) []int32 {
-	out := make([]int32, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			out = append(out, a[i])
-			i++
-		case a[i] > b[j]:
-			out = append(out, b[j])
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
+	return appendSymDiff(make([]int32, 0, len(a)+len(b)), a, b)
 }
 
 // beta is v's exact linear form over the basis variables (inputs and
