@@ -360,25 +360,11 @@ func WriteKeys(dir string, ck *ClientKey, sk *ServerKey, force bool) (secret, se
 // be endless. A file that does not start with magic is refused after its
 // first bytes, whatever its size.
 func readFile(path, magic string) ([]byte, error) {
-	// Stat before opening: opening a FIFO blocks until a writer comes.
-	// (A failing stat is left to Open to report.)
-	if st, err := os.Stat(path); err == nil {
-		if err := checkRegular(path, st); err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.Open(path)
+	f, st, err := ir.OpenChecked(path, func(st fs.FileInfo) error { return checkRegular(path, st) })
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
 	head := make([]byte, len(magic))
 	n, err := io.ReadFull(f, head)
 	if err != nil || string(head) != magic {

@@ -60,27 +60,39 @@ func ReadFileMax(path string, maxBytes int64) (*Circuit, error) {
 	return c, nil
 }
 
-// readBounded reads the regular file path if it holds at most maxBytes.
-func readBounded(path string, maxBytes int64) ([]byte, error) {
-	// Stat before opening: opening a FIFO blocks until a writer comes.
-	// (A failing stat is left to Open to report.)
+// OpenChecked opens path for reading after check accepts its status, both
+// before opening (opening a FIFO blocks until a writer comes, so a reader
+// that refuses non-regular files must not open one; a failing stat is left
+// to Open to report) and on the opened file (the path may have changed in
+// between). The caller closes the file.
+func OpenChecked(path string, check func(fs.FileInfo) error) (*os.File, fs.FileInfo, error) {
 	if st, err := os.Stat(path); err == nil {
-		if err := checkCircuitFile(path, st, maxBytes); err != nil {
-			return nil, err
+		if err := check(st); err != nil {
+			return nil, nil, err
 		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
+	if err == nil {
+		err = check(st)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// readBounded reads the regular file path if it holds at most maxBytes.
+func readBounded(path string, maxBytes int64) ([]byte, error) {
+	f, st, err := OpenChecked(path, func(st fs.FileInfo) error { return checkCircuitFile(path, st, maxBytes) })
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCircuitFile(path, st, maxBytes); err != nil {
-		return nil, err
-	}
+	defer f.Close()
 	// The size is the one stat saw; a file growing meanwhile is read up to
 	// one byte past the limit, to tell.
 	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
