@@ -88,6 +88,12 @@ func newKeys(e Engine, s scheme) (*ClientKey, *ServerKey, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return wrapKeys(e, s, sk, ek)
+}
+
+// wrapKeys wraps a fresh engine key pair: the key id is the digest of the
+// encoded server key, which both halves record.
+func wrapKeys(e Engine, s scheme, sk secretKey, ek serverKey) (*ClientKey, *ServerKey, error) {
 	enc, err := ek.marshal()
 	if err != nil {
 		return nil, nil, err

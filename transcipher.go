@@ -118,12 +118,7 @@ func newKeysWith(e Engine, s scheme, o KeyOptions) (*ClientKey, *ServerKey, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	enc, err := ek.marshal()
-	if err != nil {
-		return nil, nil, err
-	}
-	info := keyInfo{engine: e, scheme: s, id: keyIDOf(enc)}
-	return &ClientKey{keyInfo: info, sk: sk}, &ServerKey{keyInfo: info, ek: ek, encoded: enc}, nil
+	return wrapKeys(e, s, sk, ek)
 }
 
 // AESKey is an AES-128 key encrypted under an hcc key pair (EncryptAESKey):
