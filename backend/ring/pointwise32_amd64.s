@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "reduce32_amd64.h"
 
 // AVX-512F pointwise kernels for Modulus32, 8 entries per iteration in
 // 64-bit lanes (VPMULUDQ gives exact 32x32->64 products). n is a multiple
@@ -8,27 +9,6 @@
 //
 // Constant block c (uint64 each): 0 Q, 8 2Q, 16 R = 2^32 mod Q,
 // 24 R' = floor(R·2^32/Q), 32 br = floor(2^32/Q), 40 0xffffffff.
-//
-// REDUCE64: X (8 x uint64, any value < 2^64) -> X mod Q in [0, Q).
-// With X = xh·2^32 + xl: xh·R mod Q by Shoup (in [0, 2Q)) plus xl mod Q by
-// Barrett (in [0, 2Q)), then two conditional subtractions. Clobbers T1-T3.
-#define REDUCE64(X, T1, T2, T3) \
-	VPSRLQ   $32, X, T1 \
-	VPMULUDQ Z27, T1, T2 \
-	VPSRLQ   $32, T2, T2 \
-	VPMULUDQ Z26, T1, T1 \
-	VPMULUDQ Z24, T2, T2 \
-	VPSUBQ   T2, T1, T1 \
-	VPMULUDQ Z28, X, T3 \
-	VPSRLQ   $32, T3, T3 \
-	VPMULUDQ Z24, T3, T3 \
-	VPANDQ   Z29, X, X \
-	VPSUBQ   T3, X, X \
-	VPADDQ   T1, X, X \
-	VPSUBQ   Z25, X, T1 \
-	VPMINUQ  T1, X, X \
-	VPSUBQ   Z24, X, T1 \
-	VPMINUQ  T1, X, X
 
 #define LOADC(reg) \
 	VPBROADCASTQ 0(reg), Z24 \

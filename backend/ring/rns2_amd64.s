@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "reduce32_amd64.h"
 
 // func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[12]uint64)
 //
@@ -87,43 +88,6 @@ rdigit:
 rdone:
 	VZEROUPPER
 	RET
-
-// REDUCE64 as in pointwise32_amd64.s (macros are per file): X (8 x uint64)
-// -> X mod Q in [0, Q), constants Z24-Z29 = Modulus32.vecConst. Clobbers
-// T1-T3.
-#define REDUCE64(X, T1, T2, T3) \
-	VPSRLQ   $32, X, T1 \
-	VPMULUDQ Z27, T1, T2 \
-	VPSRLQ   $32, T2, T2 \
-	VPMULUDQ Z26, T1, T1 \
-	VPMULUDQ Z24, T2, T2 \
-	VPSUBQ   T2, T1, T1 \
-	VPMULUDQ Z28, X, T3 \
-	VPSRLQ   $32, T3, T3 \
-	VPMULUDQ Z24, T3, T3 \
-	VPANDQ   Z29, X, X \
-	VPSUBQ   T3, X, X \
-	VPADDQ   T1, X, X \
-	VPSUBQ   Z25, X, T1 \
-	VPMINUQ  T1, X, X \
-	VPSUBQ   Z24, X, T1 \
-	VPMINUQ  T1, X, X
-
-// BARRETT32: X (8 x uint64, X < 2^(31+b) for Q < 2^b) -> X mod Q in
-// [0, Q). q = ((X >> (b-1))·mu) >> 32 with mu = floor(2^(b+31)/Q) (Z22 =
-// b-1, Z23 = mu) underestimates floor(X/Q) by at most 2, so X - q·Q is in
-// [0, 3Q) and two conditional subtractions (of 2Q, then Q) finish. Half
-// the work of REDUCE64. Clobbers T.
-#define BARRETT32(X, T) \
-	VPSRLVQ  Z22, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $32, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X \
-	VPSUBQ   Z25, X, T \
-	VPMINUQ  T, X, X \
-	VPSUBQ   Z24, X, T \
-	VPMINUQ  T, X, X
 
 // func rns2DotRowsAVX512(ptrs *[3 * maxFusedDigits]*uint32, np int, n int, outB, outA *uint32, c *[9]uint64)
 //

@@ -1,20 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-
-// BARRETT32 as in rns2_amd64.s (macros are per file): X (8 x uint64,
-// X < 2^(31+b) for Q < 2^b) -> X mod Q in [0, Q); Z22 = b-1, Z23 = mu =
-// floor(2^(b+31)/Q), Z24 = Q, Z25 = 2Q. Clobbers T.
-#define BARRETT32(X, T) \
-	VPSRLVQ  Z22, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $32, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X \
-	VPSUBQ   Z25, X, T \
-	VPMINUQ  T, X, X \
-	VPSUBQ   Z24, X, T \
-	VPMINUQ  T, X, X
+#include "reduce32_amd64.h"
 
 // MAC(P, D, DO, T, TO, E, O): loads 16 uint32 at P (+R11), multiplies the
 // even entries by D's and the odd ones by DO's (the digit's odd entries
