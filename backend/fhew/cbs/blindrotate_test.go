@@ -22,6 +22,7 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 		clear(sc.accA[k])
 	}
 	dig := sc.dig[:2*l]
+	mB, mA := r.NewPoly(), r.NewPoly() // the second product (the fused step needs no such buffer)
 	for i := 0; i < n; i++ {
 		a := int(sc.alpha[i])
 		if a == 0 {
@@ -36,13 +37,13 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 		}
 		kp, km := ev.ek.brk[i][0], ev.ek.brk[i][1]
 		r.DotRows(dig, kp.B, kp.A, sc.pB, sc.pA)
-		r.DotRows(dig, km.B, km.A, sc.mB, sc.mA)
+		r.DotRows(dig, km.B, km.A, mB, mA)
 		mp := ev.mono[(M-a)%M]
 		mm := ev.mono[a]
 		r.MulCoeffsAdd(mp, sc.pB, sc.accB)
 		r.MulCoeffsAdd(mp, sc.pA, sc.accA)
-		r.MulCoeffsAdd(mm, sc.mB, sc.accB)
-		r.MulCoeffsAdd(mm, sc.mA, sc.accA)
+		r.MulCoeffsAdd(mm, mB, sc.accB)
+		r.MulCoeffsAdd(mm, mA, sc.accA)
 	}
 }
 

@@ -99,7 +99,6 @@ type Scratch struct {
 	accA   ring.Poly2
 	cB, cA ring.Poly2 // coefficient-domain copies
 	pB, pA ring.Poly2
-	mB, mA ring.Poly2
 	tB, tA ring.Poly2 // trace state
 	uB, uA ring.Poly2
 	dig    []ring.Poly2
@@ -123,7 +122,7 @@ func NewScratch(p Params) *Scratch {
 		cen2:   make([]int64, p.ringN),
 		tabVal: make([]int64, p.ringN),
 	}
-	for _, q := range []*ring.Poly2{&sc.accB, &sc.accA, &sc.cB, &sc.cA, &sc.pB, &sc.pA, &sc.mB, &sc.mA, &sc.tB, &sc.tA, &sc.uB, &sc.uA} {
+	for _, q := range []*ring.Poly2{&sc.accB, &sc.accA, &sc.cB, &sc.cA, &sc.pB, &sc.pA, &sc.tB, &sc.tA, &sc.uB, &sc.uA} {
 		*q = r.NewPoly()
 	}
 	nd := 2 * maxInt(p.lit.BR.Digits, maxInt(p.lit.Trace.Digits, p.lit.CBS.Digits))
