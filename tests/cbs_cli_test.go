@@ -2,7 +2,6 @@ package tests
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,19 +18,7 @@ func TestCBSWorkflowBinary(t *testing.T) {
 	dir := t.TempDir()
 	tour := "../examples/tour.hdl"
 	ins := []string{"--in", "a=200", "--in", "b=100", "--in", "x=-5", "--in", "v=1,2,3,4"}
-	hcc := func(args ...string) (stdout, stderr string, code int) {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("hcc %v: %v", args, err)
-		}
-		return o.String(), e.String(), code
-	}
+	hcc := binRunner(t, bin)
 	must := func(args ...string) (string, string) {
 		t.Helper()
 		out, errs, code := hcc(args...)

@@ -56,5 +56,23 @@ func TestCLIBinary(t *testing.T) {
 	}
 }
 
+// binRunner returns a function that runs the hcc binary bin with args and
+// returns its stdout, stderr and exit code (failing t if it cannot start).
+func binRunner(t *testing.T, bin string) func(args ...string) (stdout, stderr string, code int) {
+	return func(args ...string) (stdout, stderr string, code int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("hcc %v: %v", args, err)
+		}
+		return o.String(), e.String(), code
+	}
+}
+
 // sharedCircuits is shared/circuits (see testenv.SharedCircuits).
 func sharedCircuits(t *testing.T) string { return testenv.SharedCircuits(t) }
