@@ -4,53 +4,22 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/hcc-fhe/hcc/backend/fhew"
 )
 
-// nandKit is fhew's default set STD128_LOWFAIL_T, the unit of every cost.
-type nandKit struct {
-	ev   *fhew.Evaluator
-	sc   *fhew.Scratch
-	a, b *fhew.Ciphertext
-	out  *fhew.Ciphertext
-}
+// NANDForBench builds fhew's NAND at its default set STD128_LOWFAIL_T, the
+// unit of every cost, and returns one gate evaluation as a closure. It is
+// set by nand_bench_test.go (package cbs_test): package fhew imports cbs,
+// so this package's own tests cannot import fhew.
+var NANDForBench func() (func(), error)
 
 var (
 	nandOnce sync.Once
-	nandK    *nandKit
+	nandK    func()
 	nandErr  error
 )
 
-func nandFor(b *testing.B) *nandKit {
-	nandOnce.Do(func() {
-		p, err := fhew.NewParams(fhew.STD128_LOWFAIL_T)
-		if err != nil {
-			nandErr = err
-			return
-		}
-		sk, err := fhew.NewSecretKey(p)
-		if err != nil {
-			nandErr = err
-			return
-		}
-		ek, err := fhew.GenEvaluationKey(sk)
-		if err != nil {
-			nandErr = err
-			return
-		}
-		ev, err := fhew.NewEvaluator(p, ek)
-		if err != nil {
-			nandErr = err
-			return
-		}
-		enc, err := fhew.NewEncryptor(sk)
-		if err != nil {
-			nandErr = err
-			return
-		}
-		nandK = &nandKit{ev: ev, sc: fhew.NewScratch(p), a: enc.EncryptNew(1), b: enc.EncryptNew(0), out: fhew.NewCiphertext(p)}
-	})
+func nandFor(b *testing.B) func() {
+	nandOnce.Do(func() { nandK, nandErr = NANDForBench() })
 	if nandErr != nil {
 		b.Fatal(nandErr)
 	}
@@ -105,7 +74,7 @@ func BenchmarkCBSCost(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, r := range rows {
 			t0 := time.Now()
-			nk.ev.NAND(nk.a, nk.b, nk.out, nk.sc)
+			nk()
 			t1 := time.Now()
 			if err := r.k.ev.CBS(r.in, r.rg[i%8], r.sc); err != nil {
 				b.Fatal(err)

@@ -180,7 +180,18 @@ func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 	if err := ev.checkRGSW(out); err != nil {
 		return err
 	}
+	if ev.ek.ks == nil {
+		return errors.New("cbs: CBS needs the LWE key switch z -> s, which a gate-mode evaluation key (GenGateEvaluationKey) does not hold; use CBSFromLWE")
+	}
 	ev.toSmallLWE(in, sc)
+	ev.rotateToRGSW(out, sc)
+	return nil
+}
+
+// rotateToRGSW runs the circuit bootstrap from the rounded LWE sample in
+// sc.alpha (under s, mod 2N) on: blind rotation, trace, scheme switch,
+// writing RGSW(b) into out (NTT domain). CBS and CBSFromLWE share it.
+func (ev *Evaluator) rotateToRGSW(out *RGSW, sc *Scratch) {
 	ev.blindRotate(sc)
 	r := ev.r
 	r.Inverse(sc.accB, sc.cB)
@@ -207,7 +218,6 @@ func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 		r.Forward(sc.tA, out.A[j])
 		ev.schemeSwitch(sc, out.B[j], out.B[l+j], out.A[l+j])
 	}
-	return nil
 }
 
 func copyPoly(from, to ring.Poly2) {

@@ -111,6 +111,20 @@ var (
 		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
 			"LWE part = OpenFHE v1.5.1 STD128_3 (n = 595, Q_ks = 2^16, ternary)",
 	}
+	// STD128_CBS_T is STD128_CBS with the LWE part of fhew's STD128_T
+	// (OpenFHE v1.5.1 STD128_LMKCDEY: ternary n = 581, Q_ks = 2^15) and
+	// B_ks = 2^5: the circuit-bootstrapping half of fhew's gate sets with a
+	// shared-select CMux, whose gate bootstrap and circuit bootstrap run on
+	// one LWE key s (gate mode: CBSFromLWE, Lift, CMux; gate.go).
+	STD128_CBS_T = ParamsLiteral{
+		Name: "STD128_CBS_T", LogN: 11, Q0: 134176769, Q1: 134111233, Sigma: 3.19,
+		LWEDim: 581, LogQKS: 15, LogBKS: 5,
+		BR:    Gadget{LogB: 17, Digits: 2, Drop: 21},
+		Trace: Gadget{LogB: 11, Digits: 5, Drop: 0},
+		CBS:   Gadget{LogB: 9, Digits: 2, Drop: 37},
+		Security: "128 bits: ring N = 2048, log Q = 54 = the HE standard's 128-bit bound (ternary, σ = 3.19); " +
+			"LWE part = OpenFHE v1.5.1 STD128_LMKCDEY (n = 581, Q_ks = 2^15, ternary)",
+	}
 	// ToyCBS is a fast insecure set for tests: N = 512 with the same primes,
 	// n = 64, Q_ks = 2^14. Its noise is below STD128_CBS's in every stage,
 	// so tests decrypt reliably.
@@ -270,11 +284,11 @@ func (p Params) Ring() *ring.RNS2 { return p.ring }
 func (p Params) valid() bool { return p.ringN != 0 }
 
 // namedSets lists the predefined sets (128-bit first, then toys).
-var namedSets = []ParamsLiteral{STD128_CBS, STD128_CBS_595, ToyCBS, ToyCBS3}
+var namedSets = []ParamsLiteral{STD128_CBS, STD128_CBS_595, STD128_CBS_T, ToyCBS, ToyCBS3}
 
 // Names returns the names of the predefined 128-bit sets (the default,
 // STD128_CBS, first).
-func Names() []string { return []string{STD128_CBS.Name, STD128_CBS_595.Name} }
+func Names() []string { return []string{STD128_CBS.Name, STD128_CBS_595.Name, STD128_CBS_T.Name} }
 
 // ParamsByName builds a predefined set; insecure (toy) sets need
 // allowInsecure.
