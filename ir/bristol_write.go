@@ -175,7 +175,9 @@ func (e *bristolEmitter) lower() {
 			e.wire[i] = e.emit("INV", e.emit("XOR", in(0), in(1), fresh), noWire, d)
 		case OpAndNY:
 			e.wire[i] = e.emit("AND", in(0), e.emit("INV", in(1), noWire, fresh), d)
-		case OpMux:
+		case OpSel: // the identity: the node is its input's wire
+			e.wire[i] = in(0)
+		case OpMux, OpCMux: // a CMux's select wire is its SEL's input
 			s, t, f := in(0), in(1), in(2)
 			x := e.emit("AND", s, e.emit("XOR", t, f, fresh), fresh)
 			e.wire[i] = e.emit("XOR", f, x, d)

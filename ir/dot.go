@@ -55,7 +55,7 @@ func WriteDOT(w io.Writer, c *Circuit) error {
 		fmt.Fprintf(bw, "\tn%d [label=%s, shape=%s%s%s];\n", i, strconv.Quote(label), shape, tip, red(id))
 		for j, in := range n.In {
 			attr := ""
-			if n.Op == OpMux || n.Op == OpLUT || n.Op == OpAndNY || n.Op == OpMLUT || n.Op == OpMOut {
+			if n.Op == OpMux || n.Op == OpCMux || n.Op == OpLUT || n.Op == OpAndNY || n.Op == OpMLUT || n.Op == OpMOut {
 				attr = fmt.Sprintf(" [headlabel=\"%d\"]", j) // operand order matters
 			}
 			fmt.Fprintf(bw, "\tn%d -> n%d%s;\n", in, i, attr)

@@ -45,6 +45,8 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 			continue // loaded above
 		case OpNot:
 			v = ^vals[nd.In[0]]
+		case OpSel:
+			v = vals[nd.In[0]]
 		case OpAnd:
 			v = vals[nd.In[0]] & vals[nd.In[1]]
 		case OpOr:
@@ -59,7 +61,7 @@ func (c *Circuit) EvalBitsInto(in, vals, out []uint64) {
 			v = ^(vals[nd.In[0]] ^ vals[nd.In[1]])
 		case OpAndNY:
 			v = vals[nd.In[0]] &^ vals[nd.In[1]]
-		case OpMux:
+		case OpMux, OpCMux: // a CMux's select node has its input's value
 			s := vals[nd.In[0]]
 			v = (s & vals[nd.In[1]]) | (^s & vals[nd.In[2]])
 		case OpLUT, OpMLUT, OpMOut:

@@ -8,6 +8,8 @@ func EvalGate(op Op, table uint64, in []uint64) uint64 {
 	switch op {
 	case OpNot:
 		return ^in[0]
+	case OpSel:
+		return in[0]
 	case OpAnd:
 		return in[0] & in[1]
 	case OpOr:
@@ -22,7 +24,7 @@ func EvalGate(op Op, table uint64, in []uint64) uint64 {
 		return ^(in[0] ^ in[1])
 	case OpAndNY:
 		return in[0] &^ in[1]
-	case OpMux:
+	case OpMux, OpCMux:
 		return (in[0] & in[1]) | (^in[0] & in[2])
 	case OpLUT, OpMLUT:
 		return EvalTable(table, in)

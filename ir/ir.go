@@ -35,6 +35,8 @@ const (
 	OpParity     // In[0] ⊕ In[1] ⊕ ...; 2 <= len(In) <= MaxParityInputs (one FHEW bootstrap)
 	OpMLUT       // multi-output LUT, output 0: table 0 of Table (packed) on In (mlut.go)
 	OpMOut       // further output of the OpMLUT In[0]: Table on In[1:] (mlut.go)
+	OpSel        // select form of In[0] (value In[0]); FHEW: a circuit bootstrap (sel.go)
+	OpCMux       // In[0] ? In[1] : In[2] with In[0] an OpSel node; not bootstrapped (sel.go)
 	numOps
 )
 
@@ -49,7 +51,7 @@ var opNames = [...]string{
 	OpInvalid: "INVALID", OpConst0: "CONST0", OpConst1: "CONST1", OpInput: "INPUT",
 	OpNot: "NOT", OpAnd: "AND", OpOr: "OR", OpXor: "XOR", OpNand: "NAND", OpNor: "NOR",
 	OpXnor: "XNOR", OpAndNY: "ANDNY", OpMux: "MUX", OpLUT: "LUT",
-	OpParity: "PARITY", OpMLUT: "MLUT", OpMOut: "MOUT",
+	OpParity: "PARITY", OpMLUT: "MLUT", OpMOut: "MOUT", OpSel: "SEL", OpCMux: "CMUX",
 }
 
 // String returns the op's name as used in the .hir text format.
@@ -76,11 +78,11 @@ func (o Op) Arity() int {
 	switch o {
 	case OpConst0, OpConst1, OpInput:
 		return 0
-	case OpNot:
+	case OpNot, OpSel:
 		return 1
 	case OpAnd, OpOr, OpXor, OpNand, OpNor, OpXnor, OpAndNY:
 		return 2
-	case OpMux:
+	case OpMux, OpCMux:
 		return 3
 	case OpLUT, OpParity, OpMLUT, OpMOut:
 		return -1
@@ -94,8 +96,12 @@ func (o Op) IsGate() bool { return o >= OpNot && o < numOps }
 
 // IsBootstrapped reports whether an FHEW-style backend needs a bootstrap to
 // evaluate the op: every gate except NOT, which is a free negation.
-// An OpMOut is free too: it reuses its OpMLUT's blind rotation.
-func (o Op) IsBootstrapped() bool { return o.IsGate() && o != OpNot && o != OpMOut }
+// An OpMOut is free too: it reuses its OpMLUT's blind rotation, and so is
+// an OpCMux (an external product with its OpSel's select form). An OpSel
+// counts as bootstrapped; its price in bootstraps is the target's.
+func (o Op) IsBootstrapped() bool {
+	return o.IsGate() && o != OpNot && o != OpMOut && o != OpCMux
+}
 
 // Node is one vertex of the circuit DAG.
 type Node struct {

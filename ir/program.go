@@ -55,6 +55,8 @@ var gateFlags = [numOps]uint8{
 	OpParity: flagSlow,
 	OpMLUT:   flagSlow,
 	OpMOut:   flagSlow,
+	OpSel:    0, // x ^ (the zero slot): the identity
+	OpCMux:   flagSlow,
 }
 
 type lutInstr struct {
@@ -153,7 +155,7 @@ func (p *Program) EvalBitsInto(in, vals, out []uint64) {
 }
 
 func (p *Program) slow(ins *instr, vals []uint64) uint64 {
-	if ins.op == OpMux {
+	if ins.op == OpMux || ins.op == OpCMux {
 		s := vals[ins.a]
 		return (s & vals[ins.b]) | (^s & vals[ins.c])
 	}

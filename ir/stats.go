@@ -20,7 +20,7 @@ type Stats struct {
 	// AndDepth is the multiplicative depth: the longest path counting only
 	// gates of algebraic degree two or more over GF(2), the ones that cost a
 	// ciphertext multiplication in BGV/BFV-style schemes. XOR, XNOR, PARITY and NOT are
-	// free; AND, OR, NAND, NOR, ANDNY and MUX count one; a LUT counts zero if
+	// free; AND, OR, NAND, NOR, ANDNY, MUX and CMUX count one (SEL, the identity, zero); a LUT counts zero if
 	// its function is affine (an XOR of inputs, possibly negated) and one
 	// otherwise, even when its degree is above two: a LUT is one bootstrap in
 	// FHEW, and for BGV a LUT must be lowered before its real depth is known.
@@ -85,7 +85,7 @@ func ANF(table uint64, k int) uint64 {
 // or more, 0 for XOR, XNOR, PARITY, NOT and affine LUTs.
 func AndCost(n *Node) int {
 	switch n.Op {
-	case OpNot, OpXor, OpXnor, OpParity:
+	case OpNot, OpXor, OpXnor, OpParity, OpSel:
 		return 0
 	case OpLUT, OpMLUT, OpMOut:
 		if t, in, _ := n.TableView(); IsAffineLUT(t, len(in)) {

@@ -37,6 +37,9 @@ func Verify(c *Circuit) error {
 		if msg := verifyMLUT(c, i); msg != "" {
 			return fail("node %d (%v) %s", i, nd.Op, msg)
 		}
+		if msg := verifySel(c, i); msg != "" {
+			return fail("node %d (%v) %s", i, nd.Op, msg)
+		}
 		if nd.Op == OpParity {
 			if k := len(nd.In); k < 2 || k > MaxParityInputs {
 				return fail("node %d (PARITY) has %d inputs, want 2..%d", i, k, MaxParityInputs)

@@ -38,6 +38,10 @@ func lowerGate(b *ir.Builder, op ir.Op, in []ir.NodeID) ir.NodeID {
 		return b.And(in[0], b.Not(in[1]))
 	case ir.OpMux:
 		return b.Xor(in[2], b.And(in[0], b.Xor(in[1], in[2])))
+	case ir.OpSel: // the identity (ir/sel.go)
+		return in[0]
+	case ir.OpCMux: // MUX on the OpSel's input: in[0] is the lowered OpSel, i.e. that input
+		return b.Xor(in[2], b.And(in[0], b.Xor(in[1], in[2])))
 	case ir.OpParity: // XOR is free in AND-depth: any tree will do
 		r := in[0]
 		for _, x := range in[1:] {

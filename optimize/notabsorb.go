@@ -39,6 +39,12 @@ func absorbNotInto(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
 		return emitSame(b, n, in)
 	}
 	switch n.Op {
+	case ir.OpMLUT, ir.OpMOut, ir.OpSel, ir.OpCMux:
+		// Mapped groups (ir/mlut.go, ir/sel.go) keep their fanins: a
+		// CMux must read its OpSel, and a group's members the same inputs.
+		return emitSame(b, n, in)
+	}
+	switch n.Op {
 	case ir.OpParity: // ¬a ⊕ b ⊕ ... = ¬(a ⊕ b ⊕ ...): the NOT moves to the output
 		odd := false
 		for _, v := range neg {

@@ -82,7 +82,7 @@ func emitSame(b *ir.Builder, n *ir.Node, in []ir.NodeID) ir.NodeID {
 		return foldLUT(b, n.Table, in)
 	case ir.OpParity:
 		return b.Parity(in...)
-	case ir.OpMLUT, ir.OpMOut: // a mapped group (ir/mlut.go): kept as it is
+	case ir.OpMLUT, ir.OpMOut, ir.OpSel, ir.OpCMux: // a mapped group (ir/mlut.go, ir/sel.go): kept as it is
 		return b.Raw(ir.Node{Op: n.Op, In: append([]ir.NodeID(nil), in...), Table: n.Table, Pos: n.Pos})
 	}
 	panic("optimize: internal error: unexpected op " + n.Op.String())

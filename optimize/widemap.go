@@ -132,7 +132,8 @@ type wgraph struct {
 // gate tables over (a = bit 0, b = bit 1[, c = bit 2]).
 var gateTables = map[ir.Op]uint64{
 	ir.OpAnd: 0b1000, ir.OpOr: 0b1110, ir.OpNand: 0b0111, ir.OpNor: 0b0001, ir.OpAndNY: 0b0010,
-	ir.OpMux: 0xD8, // s ? a : b with s = In[0], a = In[1], b = In[2]
+	ir.OpMux:  0xD8, // s ? a : b with s = In[0], a = In[1], b = In[2]
+	ir.OpCMux: 0xD8, // the same, In[0] an OpSel node (ir/sel.go), whose value is its input's
 }
 
 // normalise builds the wgraph of c (every op handled: gates, MUX, LUT,
@@ -237,9 +238,9 @@ func normalise(c *ir.Circuit) (*wgraph, error) {
 			id = add(wnode{input: true})
 		case ir.OpNot, ir.OpXnor:
 			id = xorTree(ins, true)
-		case ir.OpXor, ir.OpParity:
+		case ir.OpXor, ir.OpParity, ir.OpSel: // an OpSel is the identity (ir/sel.go)
 			id = xorTree(ins, false)
-		case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux:
+		case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpCMux:
 			id = table(ins, gateTables[nd.Op])
 		case ir.OpLUT, ir.OpMLUT, ir.OpMOut:
 			t, in, ok := nd.TableView()

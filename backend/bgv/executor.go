@@ -37,7 +37,7 @@ func (lutAll) CanEvalLUT(table uint64, k int) bool { return k >= 1 && k <= 6 }
 func (b *Backend) Capabilities() backend.Capabilities {
 	return backend.Capabilities{
 		Ops: []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor,
-			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity, ir.OpMLUT, ir.OpMOut},
+			ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity, ir.OpMLUT, ir.OpMOut, ir.OpSel, ir.OpCMux},
 		LUT:      lutAll{},
 		Slots:    b.ev.params.slots,
 		Cost:     MulCost,
@@ -49,7 +49,7 @@ func (b *Backend) Capabilities() backend.Capabilities {
 // on a node of op (1 for LUTs, whose true count depends on the table).
 func MulCost(op ir.Op) int {
 	switch op {
-	case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpMLUT, ir.OpMOut:
+	case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpCMux, ir.OpLUT, ir.OpMLUT, ir.OpMOut:
 		return 1
 	}
 	return 0
@@ -101,7 +101,7 @@ func CircuitDepth(c *ir.Circuit) int {
 			d = max(d, depth[f])
 		}
 		switch n.Op {
-		case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux:
+		case ir.OpAnd, ir.OpOr, ir.OpNand, ir.OpNor, ir.OpAndNY, ir.OpMux, ir.OpCMux:
 			d++
 		case ir.OpLUT, ir.OpMLUT, ir.OpMOut:
 			deg := 0

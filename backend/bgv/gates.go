@@ -53,7 +53,9 @@ func evalGate[T comparable](ar gateArith[T], n *ir.Node, in []T, o T) error {
 		if err = ar.mul(in[0], in[1], o); err == nil {
 			err = ar.add(o, in[0], o)
 		}
-	case ir.OpMux: // s ? a : b = b + s·(a+b)
+	case ir.OpSel: // the identity here (ir/sel.go: FHEW's select form)
+		ar.copy(in[0], o)
+	case ir.OpMux, ir.OpCMux: // s ? a : b = b + s·(a+b); a CMux's In[0] is its OpSel, of value s
 		t0 := ar.temp()
 		if err = ar.add(in[1], in[2], t0); err == nil {
 			if err = ar.mul(in[0], t0, o); err == nil {

@@ -268,7 +268,7 @@ func (pr *Params) scratchLevels(c *ir.Circuit, st []NoiseState) workLevels {
 				lv.lut = max(lv.lut, st[x].Level)
 			}
 		}
-		if n.Op == ir.OpMux { // t0 = a + b at their common level
+		if n.Op == ir.OpMux || n.Op == ir.OpCMux { // t0 = a + b at their common level
 			lv.temp = max(lv.temp, min(st[n.In[1]].Level, st[n.In[2]].Level)+1)
 		}
 		if n.Op == ir.OpLUT || n.Op == ir.OpMLUT || n.Op == ir.OpMOut {
