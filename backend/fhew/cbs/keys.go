@@ -76,6 +76,13 @@ type EvaluationKey struct {
 	brk     [][2]*RGSW
 	trace   []ksKey // trace[k-1] switches from τ_{2^k+1}(z), k = 1..LogN
 	ss      ksKey
+
+	// Gate mode (GenGateEvaluationKey, gate_keys.go): gateN = N_g > 0, ks
+	// is nil (the gate engine key-switches itself) and lift is the lift key
+	// RLWE'_z(Z_g) for gate ciphertexts mod 2^gateLogQ.
+	lift     ksKey
+	gateN    int
+	gateLogQ uint
 }
 
 // Params returns the key's parameter set.
@@ -88,6 +95,7 @@ func (ek *EvaluationKey) SizeBytes() int {
 	n := len(ek.ks) * 8
 	n += len(ek.brk) * 2 * 4 * p.lit.BR.Digits * poly
 	n += (len(ek.trace) + 1) * 2 * p.lit.Trace.Digits * poly
+	n += 2 * len(ek.lift.B) * poly
 	return n
 }
 
@@ -162,7 +170,6 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 		return nil, errors.New("cbs: GenEvaluationKey: nil or invalid secret key")
 	}
 	p := sk.params
-	r := p.ring
 	smp, err := newCryptoSampler(p.lit.Sigma)
 	if err != nil {
 		return nil, err
@@ -171,10 +178,19 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	ek := newEvaluationKeyShape(p, seed)
+	ek := newEvaluationKeyShape(p, seed, 0)
 	regenPublic(ek)
-	e := make([]int64, p.ringN)
 	fillLWEKeySwitch(sk, smp, ek)
+	fillRingKeys(sk, smp, ek)
+	return ek, nil
+}
+
+// fillRingKeys sets the b parts of the blind-rotation, trace and
+// scheme-switch keys of ek (A parts already regenerated from the seed).
+func fillRingKeys(sk *SecretKey, smp *sampler, ek *EvaluationKey) {
+	p := sk.params
+	r := p.ring
+	e := make([]int64, p.ringN)
 	for i := range ek.brk {
 		for k, v := range [2]int64{1, -1} {
 			bit := 0
@@ -194,7 +210,6 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	}
 	r.MulCoeffs(sk.zNTT, sk.zNTT, w)
 	fillKSKey(sk, smp, w, p.lit.Trace, e, &ek.ss)
-	return ek, nil
 }
 
 // ksWidth returns the number of 4-lane words of one LWE key-switching row

@@ -19,7 +19,8 @@ import (
 //	                  (NTT domain; residues mod Q0 then mod Q1, each by
 //	                  rejection sampling of 32-bit draws);
 //	domainTrace, k-1: trace key of X -> X^(2^k+1), rows 0..ℓ_t-1, A polys;
-//	domainSS, 0:      scheme-switch key RLWE'(z²), A polys.
+//	domainSS, 0:      scheme-switch key RLWE'(z²), A polys;
+//	domainLift, 0:    gate mode's lift key RLWE'(Z_g), A polys.
 //
 // A stream's seed is the key seed with the domain XORed into bytes 0..7 and
 // the index into bytes 8..15, expanded by one ring.PRNG (AES-256-CTR) draw
@@ -29,6 +30,7 @@ const (
 	domainBR
 	domainTrace
 	domainSS
+	domainLift
 )
 
 // deriveSeed returns the seed of the public stream (domain, index).
@@ -72,13 +74,16 @@ func uniformPolyFrom(c *ring.PRNG, r *ring.RNS2, p ring.Poly2) {
 }
 
 // newEvaluationKeyShape allocates an all-zero evaluation key of p (every
-// slice at its final size) with the given public seed.
-func newEvaluationKeyShape(p Params, seed [32]byte) *EvaluationKey {
+// slice at its final size) with the given public seed; gateN > 0 makes a
+// gate-mode key for N_g = gateN (no LWE key switch, a lift key).
+func newEvaluationKeyShape(p Params, seed [32]byte, gateN int) *EvaluationKey {
 	r := p.ring
 	n := p.lit.LWEDim
 	W := ksWidth(n)
-	ek := &EvaluationKey{params: p, seed: seed, ksWords: W}
-	ek.ks = make([]uint64, ksRows(p)*W)
+	ek := &EvaluationKey{params: p, seed: seed, ksWords: W, gateN: gateN}
+	if gateN == 0 {
+		ek.ks = make([]uint64, ksRows(p)*W)
+	}
 	ek.brk = make([][2]*RGSW, n)
 	for i := range ek.brk {
 		ek.brk[i] = [2]*RGSW{newRGSW(r, p.lit.BR.Digits), newRGSW(r, p.lit.BR.Digits)}
@@ -95,6 +100,13 @@ func newEvaluationKeyShape(p Params, seed [32]byte) *EvaluationKey {
 		ek.trace[k] = newKS()
 	}
 	ek.ss = newKS()
+	if gateN > 0 {
+		g := p.liftGadget()
+		ek.lift = ksKey{B: make([]ring.Poly2, g.Digits), A: make([]ring.Poly2, g.Digits)}
+		for j := range ek.lift.B {
+			ek.lift.B[j], ek.lift.A[j] = r.NewPoly(), r.NewPoly()
+		}
+	}
 	return ek
 }
 
@@ -138,6 +150,10 @@ func regenPublic(ek *EvaluationKey) {
 	}
 	c = ring.NewPRNG(deriveSeed(ek.seed, domainSS, 0))
 	for _, a := range ek.ss.A {
+		uniformPolyFrom(c, r, a)
+	}
+	c = ring.NewPRNG(deriveSeed(ek.seed, domainLift, 0))
+	for _, a := range ek.lift.A {
 		uniformPolyFrom(c, r, a)
 	}
 }

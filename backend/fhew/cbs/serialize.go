@@ -256,7 +256,7 @@ func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 			return nil, fmt.Errorf("%w: key-switching row %d has b = %d, not below Q_ks = %d", ErrFormat, r, v, lane)
 		}
 	}
-	ek := newEvaluationKeyShape(p, seed)
+	ek := newEvaluationKeyShape(p, seed, 0)
 	W := ek.ksWords
 	word, shift := ksLane(p.lit.LWEDim)
 	for r := 0; r < rows; r++ {
