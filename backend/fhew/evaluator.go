@@ -2,6 +2,8 @@ package fhew
 
 import (
 	"fmt"
+
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 )
 
 // Evaluator evaluates gates on gate-level ciphertexts with one evaluation
@@ -18,7 +20,8 @@ type Evaluator struct {
 	// gates[g] is how gate g is evaluated (gatePlan): the Evaluator's own
 	// gate methods and the Backend's workers share it.
 	gates [numGates]lutPlan
-	multi *multiTables // v0 and the factors t_h of multi-output bootstraps (multilut.go)
+	multi *multiTables   // v0 and the factors t_h of multi-output bootstraps (multilut.go)
+	cbs   *cbs.Evaluator // the CMux gadget's circuit bootstrapping (cmux.go); nil without it
 }
 
 // NewEvaluator checks that ek belongs to p and precomputes the test
@@ -40,6 +43,16 @@ func NewEvaluator(p Params, ek *EvaluationKey) (*Evaluator, error) {
 			return nil, fmt.Errorf("fhew: internal error: gate %d has no one-bootstrap form at P = %d", g, p.slots)
 		}
 		ev.gates[g] = *pl
+	}
+	if p.HasCMux() {
+		if ek.cbs == nil || len(ek.lower) != p.lowerKeyLen() {
+			return nil, fmt.Errorf("fhew: evaluation key for %q lacks the CMux gadget's keys", p.lit.Name)
+		}
+		c, err := cbs.NewEvaluator(ek.cbs)
+		if err != nil {
+			return nil, fmt.Errorf("fhew: CMux evaluator: %w", err)
+		}
+		ev.cbs = c
 	}
 	return ev, nil
 }
@@ -84,14 +97,15 @@ type Scratch struct {
 	tmpB, tmpA   []uint32
 	dig          [][]uint32 // 2·d_g digit polynomials
 	lazyB, lazyA []uint64
-	head, next   []int32  // index-set buckets (automorphism methods)
-	alpha        []int32  // mod-switched α
-	comb         []uint16 // gate's linear combination (β then α, dim N) at Q_ks
-	ks           []uint16 // after key switching (β then α, dim n)
-	ksAcc        []uint64 // key-switching accumulator (SWAR lanes)
-	ksOffs       []int32  // key-switching row offsets
-	ksSink       uint64   // keySwitch's read-ahead loads end here (unused)
-	multiAcc     []uint32 // EvalMultiLUT's accumulator, allocated on first use
+	head, next   []int32      // index-set buckets (automorphism methods)
+	alpha        []int32      // mod-switched α
+	comb         []uint16     // gate's linear combination (β then α, dim N) at Q_ks
+	ks           []uint16     // after key switching (β then α, dim n)
+	ksAcc        []uint64     // key-switching accumulator (SWAR lanes)
+	ksOffs       []int32      // key-switching row offsets
+	ksSink       uint64       // keySwitch's read-ahead loads end here (unused)
+	multiAcc     []uint32     // EvalMultiLUT's accumulator, allocated on first use
+	cmux         *cmuxScratch // Select and CMux (cmux.go); nil on sets without the gadget
 
 	automorphisms int
 	bootstraps    int
@@ -121,6 +135,9 @@ func NewScratch(p Params) *Scratch {
 	if p.lit.Method != MethodGINX {
 		sc.head = make([]int32, p.M/2)
 		sc.next = make([]int32, p.n)
+	}
+	if p.HasCMux() {
+		sc.cmux = newCMuxScratch(p.params)
 	}
 	return sc
 }

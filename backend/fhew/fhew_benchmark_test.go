@@ -94,10 +94,10 @@ func BenchmarkBlindRotation(b *testing.B) {
 func BenchmarkKeyGen(b *testing.B) {
 	for _, p := range benchSets(b) {
 		b.Run(p.Name(), func(b *testing.B) {
-			sk := newSecretKeyFromSeed(p, seedOf("bench"))
+			sk := testSecretKey(b, p, seedOf("bench"))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ek := genEvaluationKey(sk, seedOf(fmt.Sprint("pub", i)), seedOf(fmt.Sprint("noise", i)))
+				ek := testEvalKey(b, sk, seedOf(fmt.Sprint("pub", i)), seedOf(fmt.Sprint("noise", i)))
 				br, total := ek.SizeBytes()
 				b.ReportMetric(float64(br)/1e6, "BRkeyMB")
 				b.ReportMetric(float64(total)/1e6, "evkeyMB")
@@ -130,8 +130,8 @@ func BenchmarkWindow(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Run(fmt.Sprintf("%s/w=%d", m, w), func(b *testing.B) {
-				sk := newSecretKeyFromSeed(p, seedOf("win"))
-				ev, err := NewEvaluator(p, genEvaluationKey(sk, seedOf("winp"), seedOf("winn")))
+				sk := testSecretKey(b, p, seedOf("win"))
+				ev, err := NewEvaluator(p, testEvalKey(b, sk, seedOf("winp"), seedOf("winn")))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -40,8 +40,8 @@ func kitFor(t testing.TB, lit ParamsLiteral) *testKit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk := newSecretKeyFromSeed(p, seedOf("sk-"+lit.Name))
-	ek := genEvaluationKey(sk, seedOf("pub-"+lit.Name), seedOf("noise-"+lit.Name))
+	sk := testSecretKey(t, p, seedOf("sk-"+lit.Name))
+	ek := testEvalKey(t, sk, seedOf("pub-"+lit.Name), seedOf("noise-"+lit.Name))
 	ev, err := NewEvaluator(p, ek)
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +177,8 @@ func TestSTD128Methods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sk := newSecretKeyFromSeed(p, seedOf("m-"+lit.Name))
-			ev, err := NewEvaluator(p, genEvaluationKey(sk, seedOf("mp-"+lit.Name), seedOf("mn-"+lit.Name)))
+			sk := testSecretKey(t, p, seedOf("m-"+lit.Name))
+			ev, err := NewEvaluator(p, testEvalKey(t, sk, seedOf("mp-"+lit.Name), seedOf("mn-"+lit.Name)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,4 +297,24 @@ func TestAutomorphismCount(t *testing.T) {
 			t.Errorf("%s: %.1f automorphisms per bootstrap, theorem says %.1f", lit.Name, got, want)
 		}
 	}
+}
+
+// testSecretKey is newSecretKeyFromSeed for tests (fails tb on error).
+func testSecretKey(tb testing.TB, p Params, seed Seed) *SecretKey {
+	tb.Helper()
+	sk, err := newSecretKeyFromSeed(p, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sk
+}
+
+// testEvalKey is genEvaluationKey for tests (fails tb on error).
+func testEvalKey(tb testing.TB, sk *SecretKey, seed, noiseSeed Seed) *EvaluationKey {
+	tb.Helper()
+	ek, err := genEvaluationKey(sk, seed, noiseSeed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ek
 }

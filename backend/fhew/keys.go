@@ -3,6 +3,8 @@ package fhew
 import (
 	"fmt"
 	"sync"
+
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 )
 
 // EvaluationKey is the public bootstrapping material: blind-rotation keys,
@@ -20,6 +22,10 @@ type EvaluationKey struct {
 	// auto[u] is ak_{g^u} for u in [1, w]; auto[0] is ak_{-g} (LMKCDEY).
 	auto [][]uint32
 	ksk  *keySwitchKey
+	// The CMux gadget's keys (cmux_keys.go); nil without it. lower holds
+	// RLWE'_z(Z_{c,h}) for h < N_c/N_g, d_g rows each (NTT domain).
+	cbs   *cbs.EvaluationKey
+	lower []uint32
 }
 
 // Params returns the key's parameter set.
@@ -54,7 +60,8 @@ func (ek *EvaluationKey) AutoKey(t uint64) []uint32 {
 }
 
 // SizeBytes returns the in-memory size of the blind-rotation keys (RGSW and
-// automorphism keys) and of the whole evaluation key.
+// automorphism keys) and of the whole evaluation key (with the CMux
+// gadget's keys on sets that have it).
 func (ek *EvaluationKey) SizeBytes() (blindRotation, total int) {
 	for _, s := range ek.brk {
 		blindRotation += 4 * len(s)
@@ -62,7 +69,11 @@ func (ek *EvaluationKey) SizeBytes() (blindRotation, total int) {
 	for _, a := range ek.auto {
 		blindRotation += 4 * len(a)
 	}
-	return blindRotation, blindRotation + 2*len(ek.ksk.data)
+	total = blindRotation + 2*len(ek.ksk.data) + 4*len(ek.lower)
+	if ek.cbs != nil {
+		total += ek.cbs.SizeBytes()
+	}
+	return blindRotation, total
 }
 
 // GenEvaluationKey generates the evaluation key of sk with a fresh seed from
@@ -76,12 +87,13 @@ func GenEvaluationKey(sk *SecretKey) (*EvaluationKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	return genEvaluationKey(sk, seed, noiseSeed), nil
+	return genEvaluationKey(sk, seed, noiseSeed)
 }
 
 // genEvaluationKey is deterministic in (sk, seed, noiseSeed): seed drives
-// the public parts, noiseSeed the errors.
-func genEvaluationKey(sk *SecretKey, seed, noiseSeed Seed) *EvaluationKey {
+// the public parts, noiseSeed the errors (except the CMux gadget's CBS
+// key, which package cbs draws from crypto/rand).
+func genEvaluationKey(sk *SecretKey, seed, noiseSeed Seed) (*EvaluationKey, error) {
 	p := sk.params
 	ek := &EvaluationKey{params: p, Seed: seed}
 	n := p.n
@@ -136,8 +148,12 @@ func genEvaluationKey(sk *SecretKey, seed, noiseSeed Seed) *EvaluationKey {
 		}
 	}
 	ek.ksk = genKeySwitchKey(sk, seed, noiseSeed)
+	err := genCMuxKeys(sk, ek, seed, noiseSeed)
 	wg.Wait()
-	return ek
+	if err != nil {
+		return nil, err
+	}
+	return ek, nil
 }
 
 // brkMessage returns NTT(message) of blind-rotation key (i, sign) into buf,
@@ -197,7 +213,7 @@ func checkKey(p Params, ek *EvaluationKey) error {
 	if ek == nil {
 		return fmt.Errorf("fhew: nil evaluation key")
 	}
-	if ek.params.params != p.params && ek.params.lit != p.lit {
+	if ek.params.params != p.params && !ek.params.lit.sameScheme(p.lit) {
 		return fmt.Errorf("fhew: evaluation key is for parameter set %q, not %q", ek.params.lit.Name, p.lit.Name)
 	}
 	return nil

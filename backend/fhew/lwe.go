@@ -3,6 +3,8 @@ package fhew
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 )
 
 // Ciphertext is a gate-level LWE ciphertext (β, α) in Z_{Q_ks}^{N+1} under
@@ -50,6 +52,9 @@ type SecretKey struct {
 	s, z []int32
 	// zNTT is z mod Q in the NTT domain.
 	zNTT []uint32
+	// cbs is the CMux gadget's circuit-bootstrapping key (same s, its own
+	// ring secret z_c); nil on sets without the gadget.
+	cbs *cbs.SecretKey
 }
 
 // NewSecretKey draws a fresh secret key from crypto/rand.
@@ -58,11 +63,13 @@ func NewSecretKey(p Params) (*SecretKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSecretKeyFromSeed(p, seed), nil
+	return newSecretKeyFromSeed(p, seed)
 }
 
-// newSecretKeyFromSeed derives a secret key deterministically (tests).
-func newSecretKeyFromSeed(p Params, seed Seed) *SecretKey {
+// newSecretKeyFromSeed derives a secret key deterministically (tests),
+// except for the CMux gadget's ring secret z_c, which package cbs draws
+// from crypto/rand.
+func newSecretKeyFromSeed(p Params, seed Seed) (*SecretKey, error) {
 	r := newPRNG(seed.derive(domainSecret, 0))
 	sk := &SecretKey{params: p, s: make([]int32, p.n), z: make([]int32, p.N), zNTT: make([]uint32, p.N)}
 	for i := range sk.s {
@@ -75,7 +82,10 @@ func newSecretKeyFromSeed(p Params, seed Seed) *SecretKey {
 		sk.zNTT[i] = p.ntt.FromInt64(int64(v))
 	}
 	p.ntt.Forward(sk.zNTT, sk.zNTT)
-	return sk
+	if err := sk.attachCBS(); err != nil {
+		return nil, err
+	}
+	return sk, nil
 }
 
 // Params returns the key's parameter set.

@@ -63,7 +63,7 @@ func (p Params) FailureLog2AtStd(std float64) float64 { return log2GaussTail(p.m
 func SumNoise(sk *SecretKey, ev *Evaluator, count int, done func()) (NoiseSums, error) {
 	ns := NoiseSums{Samples: count}
 	p := ev.params
-	if sk.params.lit != p.lit {
+	if !sk.params.lit.sameScheme(p.lit) {
 		return NoiseSums{}, fmt.Errorf("fhew: secret key is for %q, evaluator for %q", sk.params.lit.Name, p.lit.Name)
 	}
 	if count < 0 {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
@@ -141,6 +142,10 @@ type ParamsLiteral struct {
 	// Security is the set's security statement with its source, as printed
 	// by `hcc keygen --help` and collected in docs/params.md.
 	Security string
+	// CMux, if not nil, adds the shared-select CMux gadget (params_cmux.go):
+	// a circuit-bootstrapping ring whose LWE part (n, Q_ks) must be this
+	// set's. NewParams keeps its own copy.
+	CMux *cbs.ParamsLiteral
 }
 
 // Named parameter sets. The comments say where each number comes from.
@@ -286,6 +291,11 @@ func Names() []string {
 // Security), which key files do not record: the part that defines the scheme.
 func (l ParamsLiteral) withoutLabels() ParamsLiteral {
 	l.BelowTarget, l.Security = false, ""
+	if l.CMux != nil {
+		c := *l.CMux
+		c.Security = ""
+		l.CMux = &c
+	}
 	return l
 }
 
@@ -370,6 +380,7 @@ type params struct {
 	// GINX: NTT(Y^k - 1) for k in [0, M).
 	ginxMono [][]uint32
 	gauss    *gaussianTable
+	cmux     *cmuxParams // nil without the CMux gadget (params_cmux.go)
 }
 
 // NewParams validates lit and precomputes its tables. Insecure sets are
@@ -443,11 +454,20 @@ func newParams(lit ParamsLiteral, allowInsecure bool) (Params, error) {
 			return fail("window w = %d outside [1, %d]", lit.Window, M/4)
 		}
 	}
+	var cm *cmuxParams
+	if lit.CMux != nil {
+		c := *lit.CMux
+		lit.CMux = &c // our own copy: the caller's literal may change
+		var err error
+		if cm, err = newCMuxParams(lit); err != nil {
+			return fail("%v", err)
+		}
+	}
 	ntt, err := ring.NewNTT32(N, lit.Q)
 	if err != nil {
 		return fail("%v", err)
 	}
-	p := &params{lit: lit, n: lit.LWEDim, N: N, logN: lit.LogN, q: q, M: M, Q: lit.Q, ntt: ntt,
+	p := &params{cmux: cm, lit: lit, n: lit.LWEDim, N: N, logN: lit.LogN, q: q, M: M, Q: lit.Q, ntt: ntt,
 		slots: slots, qks: lit.QKS, logQKS: bits.TrailingZeros(uint(lit.QKS)), logBKS: lit.LogBKS, window: lit.Window, autoGen: 5}
 	p.yShift = bits.TrailingZeros(uint(2 * N / M))
 	p.gauss = newGaussianTable(lit.Sigma)
@@ -489,8 +509,16 @@ func (p Params) WithMethod(m Method, window int) (Params, error) {
 	return newParams(lit, true)
 }
 
-// Literal returns the literal the set was built from.
-func (p Params) Literal() ParamsLiteral { return p.lit }
+// Literal returns the literal the set was built from (with a copy of its
+// CMux part).
+func (p Params) Literal() ParamsLiteral {
+	l := p.lit
+	if l.CMux != nil {
+		c := *l.CMux
+		l.CMux = &c
+	}
+	return l
+}
 
 // Name returns the set's name.
 func (p Params) Name() string { return p.lit.Name }

@@ -45,6 +45,7 @@ const (
 	domainKSK
 	domainSecret
 	domainNoise
+	domainLower // the CMux gadget's lower keys RLWE'_z(Z_{c,h}) (cmux_keys.go)
 )
 
 // prng is a ring.PRNG stream (AES-256-CTR) with the samplers FHEW needs. Not safe

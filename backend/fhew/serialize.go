@@ -126,7 +126,7 @@ func openFile(p Params, data []byte, kind byte) (*reader, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if lit != p.lit.withoutLabels() {
+	if !lit.sameScheme(p.lit) {
 		return nil, fmt.Errorf("%w: key is for parameter set %q, not %q", ErrKeyFormat, lit.Name, p.lit.Name)
 	}
 	return r, nil
