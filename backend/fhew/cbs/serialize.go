@@ -29,6 +29,11 @@ import (
 // from the parameter set, so a decoder checks the size of the whole input
 // before it allocates anything.
 //
+// A gate-mode evaluation key (GenGateEvaluationKey) is kind 3: the seed,
+// N_g and log2 of the gate modulus (uint32 each), then the B polynomials
+// as above without the LWE key switch, and after them those of the lift
+// key; kinds 1 and 2 are unchanged, so version 2 files still read.
+//
 // A wide bit (AppendWideBit) has no header: N+1 uint64 residues below Q
 // (A then B), WideBitSize bytes; the containers that hold wide bits carry
 // the parameter set and a checksum.
@@ -39,6 +44,7 @@ const (
 	fileVersion = 2
 	kindEvalKey = 1
 	kindSecret  = 2
+	kindGateKey = 3
 )
 
 // ErrFormat reports a malformed, truncated, corrupted or mismatched key or
@@ -93,6 +99,13 @@ func seal(b []byte) []byte {
 // header plus body bytes plus the checksum) and checksum, and returns the
 // body.
 func open(p Params, data []byte, kind byte, body int, what string) ([]byte, error) {
+	return openSized(p, data, kind, func([]byte) (int, error) { return body, nil }, what)
+}
+
+// openSized is open for a body whose length follows from its first bytes:
+// bodyLen sees everything after the (checked) header and returns the
+// body's length or why it has none.
+func openSized(p Params, data []byte, kind byte, bodyLen func(rest []byte) (int, error), what string) ([]byte, error) {
 	if !p.valid() {
 		return nil, fmt.Errorf("cbs: %s: zero Params (use NewParams)", what)
 	}
@@ -108,6 +121,10 @@ func open(p Params, data []byte, kind byte, body int, what string) ([]byte, erro
 	}
 	if len(data) < len(hdr) || !bytes.Equal(data[:len(hdr)], hdr) {
 		return nil, fmt.Errorf("%w: %s is not for parameter set %s (%s)", ErrFormat, what, p.lit.Name, literalName(data[len(fileMagic)+3:]))
+	}
+	body, err := bodyLen(data[len(hdr):])
+	if err != nil {
+		return nil, err
 	}
 	if want := len(hdr) + body + sha256.Size; len(data) != want {
 		return nil, fmt.Errorf("%w: %s of %d bytes, want %d for %s (truncated or padded)", ErrFormat, what, len(data), want, p.lit.Name)
@@ -202,6 +219,9 @@ func (ek *EvaluationKey) bPolys(f func(ring.Poly2)) {
 	for _, b := range ek.ss.B {
 		f(b)
 	}
+	for _, b := range ek.lift.B { // gate mode only
+		f(b)
+	}
 }
 
 // ksLane returns where lane n (b) of an LWE key-switching row lives: the
@@ -213,6 +233,9 @@ func ksLane(n int) (word int, shift uint) { return n / 4, 16 * uint(n%4) }
 func (ek *EvaluationKey) MarshalBinary() ([]byte, error) {
 	if ek == nil || !ek.params.valid() {
 		return nil, errors.New("cbs: MarshalBinary: nil or invalid evaluation key")
+	}
+	if ek.gateN > 0 {
+		return ek.marshalGate()
 	}
 	p := ek.params
 	rows, _ := evalKeyShape(p)
@@ -241,6 +264,9 @@ func (ek *EvaluationKey) MarshalBinary() ([]byte, error) {
 // key of p: every b lane and residue is range-checked, the uniform parts
 // are regenerated from the seed.
 func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
+	if k := len(fileMagic) + 2; len(data) > k && data[k] == kindGateKey {
+		return unmarshalGate(p, data)
+	}
 	body, err := open(p, data, kindEvalKey, evalKeyBody(p), "evaluation key")
 	if err != nil {
 		return nil, err
@@ -262,9 +288,21 @@ func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 	for r := 0; r < rows; r++ {
 		ek.ks[r*W+word] |= uint64(le.Uint16(body[2*r:])) << shift
 	}
-	body = body[2*rows:]
+	if err := ek.readBPolys(body[2*rows:]); err != nil {
+		return nil, err
+	}
+	regenPublic(ek)
+	return ek, nil
+}
+
+// readBPolys fills ek's B polynomials (bPolys order) from body,
+// range-checking every residue.
+func (ek *EvaluationKey) readBPolys(body []byte) error {
+	p := ek.params
+	le := binary.LittleEndian
 	primes := [2]uint32{p.lit.Q0, p.lit.Q1}
 	off := 0
+	var err error
 	ek.bPolys(func(x ring.Poly2) {
 		if err != nil {
 			return
@@ -281,11 +319,7 @@ func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 			}
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	regenPublic(ek)
-	return ek, nil
+	return err
 }
 
 // WideBitSize is the size of one wide bit's encoding under p.
