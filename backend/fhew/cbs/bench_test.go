@@ -106,3 +106,63 @@ func BenchmarkCBSCost(b *testing.B) {
 		b.ReportMetric((1600*per(r.cbs)+200*per(r.vp))/nandOp, name+"-AES-NAND-eq")
 	}
 }
+
+// BenchmarkGateOps measures gate mode's operations at STD128_CBS_T with
+// N_g = 1024 (fhew's STD128_T), interleaved round by round with fhew's
+// NAND at STD128_LOWFAIL_T: CBSFromLWE (the select), Lift (one data bit),
+// CMux and ExtractConst, in ms and NAND-times. One op is one round.
+//
+//	go test ./backend/fhew/cbs -run '^$' -bench GateOps -benchtime 20x
+func BenchmarkGateOps(b *testing.B) {
+	nk := nandFor(b)
+	k := gateKeysFor(b, STD128_CBS_T, 1024, 15)
+	sc := NewScratch(k.p)
+	sel := k.ev.NewRGSW()
+	x, y := k.ev.NewRLWE(), k.ev.NewRLWE()
+	w := NewWideBit(k.p)
+	sb, sa, _ := encryptLWE(k.sk, k.smp, 1, 15, 16)
+	gb, ga, _ := k.encryptGate(1, 8)
+	if err := k.ev.Lift(gb, ga, 15, y, sc); err != nil {
+		b.Fatal(err)
+	}
+	var nand, sel1, lift, cmux, ext time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		nk()
+		t1 := time.Now()
+		if err := k.ev.CBSFromLWE(sb, sa, 15, sel, sc); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		if err := k.ev.Lift(gb, ga, 15, x, sc); err != nil {
+			b.Fatal(err)
+		}
+		t3 := time.Now()
+		if err := k.ev.CMux(sel, x, y, y, sc); err != nil {
+			b.Fatal(err)
+		}
+		t4 := time.Now()
+		if err := k.ev.ExtractConst(y, w); err != nil {
+			b.Fatal(err)
+		}
+		t5 := time.Now()
+		nand += t1.Sub(t0)
+		sel1 += t2.Sub(t1)
+		lift += t3.Sub(t2)
+		cmux += t4.Sub(t3)
+		ext += t5.Sub(t4)
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	nandOp := nand.Seconds() / n
+	b.ReportMetric(nandOp*1e3, "NAND-ms")
+	for _, m := range []struct {
+		name string
+		d    time.Duration
+	}{{"CBSFromLWE", sel1}, {"Lift", lift}, {"CMux", cmux}, {"Extract", ext}} {
+		b.ReportMetric(m.d.Seconds()/n*1e3, m.name+"-ms")
+		b.ReportMetric(m.d.Seconds()/n/nandOp, m.name+"/NAND")
+	}
+}
