@@ -37,8 +37,10 @@ type GateCoster interface {
 // MaxParityInputs leaves, emitted as PARITY nodes (lutmap_parity.go). If it
 // is a MultiLUTTarget, nodes sharing a weighted sum become multi-output
 // bootstraps (MLUT/MOUT, lutmap_multi.go), and compare-swap MUX pairs are
-// also mapped rewritten for them (lutmap_muxpair.go); the cheapest cover
-// is kept.
+// also mapped rewritten for them (lutmap_muxpair.go). If it is a
+// SelectTarget with SelectBootstraps() > 0, MUXes sharing a select are also
+// mapped as one OpSel and OpCMux nodes, with refreshes where the CMux noise
+// needs them (lutmap_cmux*.go). The cheapest cover is kept.
 func LUTMap(target LUTTarget, maxInputs int) Pass {
 	k := min(maxInputs, target.MaxLUTInputs(), ir.MaxLUTInputs)
 	parK := 0
@@ -50,6 +52,12 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 		Doc: fmt.Sprintf("requires a folded circuit; ensures every gate is a native gate, a LUT of at most %d inputs that the target evaluates in one bootstrap, or a PARITY of at most %d inputs",
 			k, max(parK, 2)),
 		Run: func(c *ir.Circuit) (*ir.Circuit, error) {
+			// OpSel/OpCMux in the input (a mapped circuit mapped again):
+			// MUXes again, which the CMux rewrite below may re-find.
+			c, err := lowerSelects(c)
+			if err != nil {
+				return nil, err
+			}
 			// The inputs mapped: c, and c with its compare-swap MUX pairs
 			// rewritten (lutmap_muxpair.go) when it has any and the target
 			// can use them.
@@ -62,6 +70,16 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 					}
 					inputs = append(inputs, r)
 				}
+			}
+			// c with its shared-select MUXes as OpSel + OpCMux
+			// (lutmap_cmux.go), one input per grouping threshold.
+			cmuxFrom := len(inputs)
+			if st, ok := selectTarget(target); ok {
+				vs, err := cmuxVariants(c, st, target)
+				if err != nil {
+					return nil, err
+				}
+				inputs = append(inputs, vs...)
 			}
 			// Linearised XOR cones are structural: where XORs and ANDs
 			// interleave (carry chains: mult64 9487 against 5984) the plain
@@ -81,6 +99,12 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 						if err == nil {
 							d, err = mergeMultiFor(d, target)
 						}
+						if err == nil && i >= cmuxFrom {
+							// CMux noise: refresh or undo until every node is
+							// within its bound; nil if that fails (the
+							// variant then drops out).
+							d, err = fixCMuxNoise(d, target.(SelectTarget))
+						}
 						out[i*len(pars)+j] = d
 						return err
 					})
@@ -92,7 +116,7 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			cost := coverCost(target)
 			best := out[len(pars)-1] // ties: the linearised mapping of c, as before
 			for _, d := range out {
-				if cost(d) < cost(best) {
+				if d != nil && cost(d) < cost(best) {
 					best = d
 				}
 			}
@@ -135,10 +159,16 @@ func coverCost(target LUTTarget) func(*ir.Circuit) int {
 	}
 }
 
-// nativeCost is the bootstraps the target spends on a native gate.
+// nativeCost is the bootstraps the target spends on a native gate: an
+// OpSel costs SelectBootstraps, an OpCMux nothing (lutmap_cmux.go).
 func (m *mapper) nativeCost(op ir.Op) int {
-	if op == ir.OpNot {
+	switch op {
+	case ir.OpNot, ir.OpCMux:
 		return 0
+	case ir.OpSel:
+		if st, ok := m.target.(SelectTarget); ok {
+			return st.SelectBootstraps()
+		}
 	}
 	if gc, ok := m.target.(GateCoster); ok {
 		return gc.GateBootstraps(op)
@@ -287,6 +317,11 @@ func (m *mapper) enumerate() {
 		if !nd.Op.IsGate() {
 			continue
 		}
+		if isBoundary(nd.Op) { // OpSel, OpCMux: their own node, never absorbed
+			m.cuts[i] = []cut{m.boundaryCut(nd)}
+			m.best[i] = 0
+			continue
+		}
 		cand = cand[:0]
 		best := int32(-1)
 		if nd.Op == ir.OpParity && len(nd.In) > m.k {
@@ -312,8 +347,14 @@ func (m *mapper) enumerate() {
 	}
 }
 
-// fanin cut options: the trivial cut {f} (index -1) or one of f's cuts.
-func (m *mapper) faninOptions(f ir.NodeID) int { return len(m.cuts[f]) + 1 }
+// fanin cut options: the trivial cut {f} (index -1) or one of f's cuts;
+// a boundary node (isBoundary) only as the leaf {f}.
+func (m *mapper) faninOptions(f ir.NodeID) int {
+	if isBoundary(m.c.Nodes[f].Op) {
+		return 1
+	}
+	return len(m.cuts[f]) + 1
+}
 
 func (m *mapper) faninCut(f ir.NodeID, opt int) cut {
 	if opt == 0 {

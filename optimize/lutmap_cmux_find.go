@@ -1,0 +1,235 @@
+package optimize
+
+import (
+	"slices"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// Finding MUX functions for the CMux rewrite (lutmap_cmux.go). Every gate
+// gets its cuts of at most three leaves (merged from its fanins' cuts, as
+// the LUT mapper's, but small and few), and a node is a MUX root if its
+// function over some 3-leaf cut is s ? a : b with a, b and the output
+// possibly negated (¬MUX(s, a, b) = MUX(s, ¬a, ¬b), so output negation
+// moves onto the data). A node with several such cuts takes the one whose
+// select is shared by the most roots, so groups come out as large as they
+// can. Selects and data literals are seen through NOT chains, with
+// MUX(¬s, a, b) = MUX(s, b, a).
+
+// muxCand is a MUX root: s ? (a ⊕ na) : (b ⊕ nb).
+type muxCand struct {
+	s, a, b ir.NodeID
+	na, nb  bool
+	ok      bool
+}
+
+// cut3 is a cut of at most three leaves (sorted) and the root's function
+// over them (8-bit truth table, leaf 0 least significant).
+type cut3 struct {
+	l [3]ir.NodeID
+	n int8
+	t uint8
+}
+
+// maxCuts3 is how many small cuts each node keeps.
+const maxCuts3 = 8
+
+// proj3 are the three variables' truth tables over 8 minterms.
+var proj3 = [3]uint64{0xaa, 0xcc, 0xf0}
+
+// findMuxes returns, per node, the MUX decomposition chosen for it.
+func findMuxes(c *ir.Circuit) []muxCand {
+	n := len(c.Nodes)
+	cuts := make([][]cut3, n)
+	cands := make([][]muxCand, n)
+	var fan []ir.NodeID
+	for i := range c.Nodes {
+		nd := &c.Nodes[i]
+		if !nd.Op.IsGate() || isBoundary(nd.Op) {
+			continue
+		}
+		table, lin, isTable := nd.TableView()
+		fan = append(fan[:0], nd.In...)
+		if isTable {
+			fan = append(fan[:0], lin...)
+		}
+		if len(fan) > 3 {
+			continue // wide nodes: only a leaf of their consumers' cuts
+		}
+		var got []cut3
+		var merge func(j int, leaves []ir.NodeID, pick []cut3)
+		merge = func(j int, leaves []ir.NodeID, pick []cut3) {
+			if j == len(fan) {
+				ct, ok := evalCut3(nd.Op, table, isTable, leaves, pick)
+				if !ok {
+					return
+				}
+				for _, g := range got {
+					if g.n == ct.n && g.l == ct.l {
+						return
+					}
+				}
+				got = append(got, ct)
+				return
+			}
+			f := fan[j]
+			opts := append([]cut3{{l: [3]ir.NodeID{f}, n: 1, t: 0b10}}, cuts[f]...)
+			for _, fc := range opts {
+				if len(got) >= maxCuts3 {
+					return
+				}
+				u, ok := union3(leaves, fc.l[:fc.n])
+				if !ok {
+					continue
+				}
+				merge(j+1, u, append(pick, fc))
+			}
+		}
+		merge(0, nil, nil)
+		cuts[i] = got
+		for _, ct := range got {
+			if ct.n != 3 {
+				continue
+			}
+			if mc, ok := muxOf(c, ct); ok {
+				cands[i] = append(cands[i], mc)
+			}
+		}
+	}
+	// The select shared by the most roots wins.
+	count := map[ir.NodeID]int{}
+	for i := range cands {
+		seen := map[ir.NodeID]bool{}
+		for _, mc := range cands[i] {
+			if !seen[mc.s] {
+				seen[mc.s] = true
+				count[mc.s]++
+			}
+		}
+	}
+	out := make([]muxCand, n)
+	for i := range cands {
+		for _, mc := range cands[i] {
+			if !out[i].ok || count[mc.s] > count[out[i].s] {
+				out[i] = mc
+			}
+		}
+	}
+	return out
+}
+
+// union3 merges leaf sets (sorted, distinct) if the union has at most 3.
+func union3(a, b []ir.NodeID) ([]ir.NodeID, bool) {
+	u := append([]ir.NodeID(nil), a...)
+	for _, x := range b {
+		if !slices.Contains(u, x) {
+			if len(u) == 3 {
+				return nil, false
+			}
+			u = append(u, x)
+		}
+	}
+	slices.Sort(u)
+	return u, true
+}
+
+// evalCut3 computes the root's function over leaves from the fanins' cuts
+// (pick[j] is fanin j's) and drops the leaves it does not depend on.
+func evalCut3(op ir.Op, table uint64, isTable bool, leaves []ir.NodeID, pick []cut3) (cut3, bool) {
+	var in [3]uint64
+	for j, fc := range pick {
+		var vars [3]uint64
+		for v := 0; v < int(fc.n); v++ {
+			vars[v] = proj3[slices.Index(leaves, fc.l[v])]
+		}
+		in[j] = ir.EvalTable(uint64(fc.t), vars[:fc.n])
+	}
+	var t uint64
+	if isTable {
+		t = ir.EvalTable(table, in[:len(pick)])
+	} else {
+		t = ir.EvalGate(op, table, in[:len(pick)])
+	}
+	k := len(leaves)
+	t = maskTable(t, k)
+	var ct cut3
+	for j := 0; j < k; {
+		lo, hi := cofactor(t, k, j, false), cofactor(t, k, j, true)
+		if lo == hi {
+			t = lo
+			leaves = append(leaves[:j:j], leaves[j+1:]...)
+			k--
+			continue
+		}
+		j++
+	}
+	ct.n = int8(k)
+	copy(ct.l[:], leaves)
+	ct.t = uint8(t)
+	return ct, true
+}
+
+// muxOf recognises a 3-leaf function as a MUX up to negations and
+// normalises its select and data literals through NOT chains.
+func muxOf(c *ir.Circuit, ct cut3) (muxCand, bool) {
+	t := uint64(ct.t)
+	for s := 0; s < 3; s++ {
+		var rest [2]int // the other two leaves, in order
+		r := 0
+		for v := 0; v < 3; v++ {
+			if v != s {
+				rest[r] = v
+				r++
+			}
+		}
+		p, np, ok1 := literal2(cofactor(t, 3, s, true))
+		q, nq, ok0 := literal2(cofactor(t, 3, s, false))
+		if !ok1 || !ok0 || p == q {
+			continue
+		}
+		mc := muxCand{s: ct.l[s], a: ct.l[rest[p]], b: ct.l[rest[q]], na: np, nb: nq, ok: true}
+		var ns bool
+		mc.s, ns = throughNots(c, mc.s)
+		mc.a, mc.na = throughNotsFlip(c, mc.a, mc.na)
+		mc.b, mc.nb = throughNotsFlip(c, mc.b, mc.nb)
+		if ns { // MUX(¬s, a, b) = MUX(s, b, a)
+			mc.a, mc.b, mc.na, mc.nb = mc.b, mc.a, mc.nb, mc.na
+		}
+		if mc.a == mc.b || mc.s == mc.a || mc.s == mc.b {
+			return muxCand{}, false
+		}
+		return mc, true
+	}
+	return muxCand{}, false
+}
+
+// literal2 reports whether a 2-variable table is a literal: variable v,
+// negated or not.
+func literal2(t uint64) (v int, neg, ok bool) {
+	switch t & 0xf {
+	case 0b1010:
+		return 0, false, true
+	case 0b0101:
+		return 0, true, true
+	case 0b1100:
+		return 1, false, true
+	case 0b0011:
+		return 1, true, true
+	}
+	return 0, false, false
+}
+
+// throughNots follows a NOT chain from x to its base and reports whether
+// an odd number of NOTs was passed.
+func throughNots(c *ir.Circuit, x ir.NodeID) (ir.NodeID, bool) {
+	neg := false
+	for c.Nodes[x].Op == ir.OpNot {
+		x, neg = c.Nodes[x].In[0], !neg
+	}
+	return x, neg
+}
+
+func throughNotsFlip(c *ir.Circuit, x ir.NodeID, neg bool) (ir.NodeID, bool) {
+	y, n := throughNots(c, x)
+	return y, n != neg
+}
