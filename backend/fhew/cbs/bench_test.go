@@ -6,24 +6,34 @@ import (
 	"time"
 )
 
-// NANDForBench builds fhew's NAND at its default set STD128_LOWFAIL_T, the
-// unit of every cost, and returns one gate evaluation as a closure. It is
-// set by nand_bench_test.go (package cbs_test): package fhew imports cbs,
-// so this package's own tests cannot import fhew.
-var NANDForBench func() (func(), error)
+// NANDForBench builds fhew's NAND at the named fhew set (STD128_LOWFAIL_T,
+// the default and the unit of every cost, or another) and returns one gate
+// evaluation as a closure. It is set by nand_bench_test.go (package
+// cbs_test): package fhew imports cbs, so this package's own tests cannot
+// import fhew.
+var NANDForBench func(set string) (func(), error)
 
 var (
-	nandOnce sync.Once
-	nandK    func()
-	nandErr  error
+	nandMu sync.Mutex
+	nands  = map[string]func(){}
 )
 
-func nandFor(b *testing.B) func() {
-	nandOnce.Do(func() { nandK, nandErr = NANDForBench() })
-	if nandErr != nil {
-		b.Fatal(nandErr)
+// nandFor returns STD128_LOWFAIL_T's NAND (built once).
+func nandFor(b *testing.B) func() { return nandOf(b, "STD128_LOWFAIL_T") }
+
+// nandOf returns the named fhew set's NAND (built once per set).
+func nandOf(b *testing.B, set string) func() {
+	nandMu.Lock()
+	defer nandMu.Unlock()
+	if f, ok := nands[set]; ok {
+		return f
 	}
-	return nandK
+	f, err := NANDForBench(set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nands[set] = f
+	return f
 }
 
 // keys128 generates (once) a STD128_CBS key set.
@@ -110,11 +120,15 @@ func BenchmarkCBSCost(b *testing.B) {
 // BenchmarkGateOps measures gate mode's operations at STD128_CBS_T with
 // N_g = 1024 (fhew's STD128_T), interleaved round by round with fhew's
 // NAND at STD128_LOWFAIL_T: CBSFromLWE (the select), Lift (one data bit),
-// CMux and ExtractConst, in ms and NAND-times. One op is one round.
+// CMux and ExtractConst, in ms and NAND-times; T-NAND is the NAND of
+// fhew's STD128_T (the gate set STD128_T_CMUX builds on), also per round,
+// and CBSFromLWE/T-NAND the select's price in its bootstraps. One op is
+// one round.
 //
 //	go test ./backend/fhew/cbs -run '^$' -bench GateOps -benchtime 20x
 func BenchmarkGateOps(b *testing.B) {
 	nk := nandFor(b)
+	nt := nandOf(b, "STD128_T")
 	k := gateKeysFor(b, STD128_CBS_T, 1024, 15)
 	sc := NewScratch(k.p)
 	sel := k.ev.NewRGSW()
@@ -125,10 +139,12 @@ func BenchmarkGateOps(b *testing.B) {
 	if err := k.ev.Lift(gb, ga, 15, y, sc); err != nil {
 		b.Fatal(err)
 	}
-	var nand, sel1, lift, cmux, ext time.Duration
+	var nand, tnand, sel1, lift, cmux, ext time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		tt := time.Now()
+		nt()
 		t0 := time.Now()
 		nk()
 		t1 := time.Now()
@@ -148,6 +164,7 @@ func BenchmarkGateOps(b *testing.B) {
 			b.Fatal(err)
 		}
 		t5 := time.Now()
+		tnand += t0.Sub(tt)
 		nand += t1.Sub(t0)
 		sel1 += t2.Sub(t1)
 		lift += t3.Sub(t2)
@@ -158,6 +175,8 @@ func BenchmarkGateOps(b *testing.B) {
 	n := float64(b.N)
 	nandOp := nand.Seconds() / n
 	b.ReportMetric(nandOp*1e3, "NAND-ms")
+	b.ReportMetric(tnand.Seconds()/n*1e3, "T-NAND-ms")
+	b.ReportMetric(sel1.Seconds()/tnand.Seconds(), "CBSFromLWE/T-NAND")
 	for _, m := range []struct {
 		name string
 		d    time.Duration

@@ -5,11 +5,11 @@ import (
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 )
 
-// The NAND of fhew's default set STD128_LOWFAIL_T for the benchmarks'
-// ratios (bench_test.go's NANDForBench explains the indirection).
+// The NAND of a named fhew set (the default STD128_LOWFAIL_T is the unit)
+// for the benchmarks' ratios (bench_test.go's NANDForBench explains the indirection).
 func init() {
-	cbs.NANDForBench = func() (func(), error) {
-		p, err := fhew.NewParams(fhew.STD128_LOWFAIL_T)
+	cbs.NANDForBench = func(set string) (func(), error) {
+		p, err := fhew.ParamsByName(set, false)
 		if err != nil {
 			return nil, err
 		}
