@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"os"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend/ring"
@@ -146,52 +147,76 @@ func TestLift(t *testing.T) {
 // with the output aliasing neither input, a, and b.
 func TestGateCMux(t *testing.T) {
 	for _, ng := range []int{512, 256} {
-		t.Run(fmt.Sprintf("Ng=%d", ng), func(t *testing.T) {
-			k := gateKeysFor(t, ToyCBS, ng, 15)
-			sc := NewScratch(k.p)
-			sel := k.ev.NewRGSW()
-			A, B, out := k.ev.NewRLWE(), k.ev.NewRLWE(), k.ev.NewRLWE()
-			w := NewWideBit(k.p)
-			Q := float64(k.p.q)
-			for combo := 0; combo < 8*3; combo++ {
-				s, ma, mb, alias := combo&1, combo>>1&1, combo>>2&1, combo/8
-				sb, sa, _ := encryptLWE(k.sk, k.smp, s, 15, 16)
-				if err := k.ev.CBSFromLWE(sb, sa, 15, sel, sc); err != nil {
-					t.Fatal(err)
-				}
-				for _, c := range []struct {
-					m   int
-					dst *RLWE
-				}{{ma, A}, {mb, B}} {
-					b, a, _ := k.encryptGate(c.m, 8)
-					if err := k.ev.Lift(b, a, 15, c.dst, sc); err != nil {
-						t.Fatal(err)
-					}
-				}
-				dst := [3]*RLWE{out, A, B}[alias]
-				if err := k.ev.CMux(sel, A, B, dst, sc); err != nil {
-					t.Fatal(err)
-				}
-				if err := k.ev.ExtractConst(dst, w); err != nil {
-					t.Fatal(err)
-				}
-				ph, err := k.sk.Phase(w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := mb
-				if s == 1 {
-					want = ma
-				}
-				got := int(math.Round(4*float64(ph)/Q)) & 3
-				if got != want {
-					t.Fatalf("sel %d a %d b %d (alias %d): decoded %d, want %d (phase %d)", s, ma, mb, alias, got, want, ph)
-				}
-				if e := float64(ph) - float64(want)*Q/4; math.Abs(e) > Q/64 {
-					t.Fatalf("sel %d a %d b %d: error %.3g of Q/4 too large", s, ma, mb, e/(Q/4))
-				}
+		t.Run(fmt.Sprintf("Ng=%d", ng), func(t *testing.T) { checkGateCMux(t, gateKeysFor(t, ToyCBS, ng, 15)) })
+	}
+}
+
+// TestGateCorrect128 is TestGateCMux and CBSFromLWE of both bits (every
+// RGSW row) on STD128_CBS_T with N_g = 1024. Opt-in (HCC_CBS_128=1, a few
+// seconds).
+func TestGateCorrect128(t *testing.T) {
+	if os.Getenv("HCC_CBS_128") != "1" {
+		t.Skip("set HCC_CBS_128=1 to run the STD128_CBS_T gate-mode checks")
+	}
+	k := gateKeysFor(t, STD128_CBS_T, 1024, 15)
+	sc := NewScratch(k.p)
+	g := k.ev.NewRGSW()
+	for bit := 0; bit < 2; bit++ {
+		sb, sa, _ := encryptLWE(k.sk, k.smp, bit, 15, 16)
+		if err := k.ev.CBSFromLWE(sb, sa, 15, g, sc); err != nil {
+			t.Fatal(err)
+		}
+		if e := checkRGSW(t, &testKeys{p: k.p, sk: k.sk}, g, bit); e > float64(k.p.gadgetValue(k.p.lit.CBS, 0))/8 {
+			t.Fatalf("bit %d: row error 2^%.1f", bit, math.Log2(e))
+		}
+	}
+	checkGateCMux(t, k)
+}
+
+func checkGateCMux(t *testing.T, k *gateKeys) {
+	t.Helper()
+	sc := NewScratch(k.p)
+	sel := k.ev.NewRGSW()
+	A, B, out := k.ev.NewRLWE(), k.ev.NewRLWE(), k.ev.NewRLWE()
+	w := NewWideBit(k.p)
+	Q := float64(k.p.q)
+	for combo := 0; combo < 8*3; combo++ {
+		s, ma, mb, alias := combo&1, combo>>1&1, combo>>2&1, combo/8
+		sb, sa, _ := encryptLWE(k.sk, k.smp, s, 15, 16)
+		if err := k.ev.CBSFromLWE(sb, sa, 15, sel, sc); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			m   int
+			dst *RLWE
+		}{{ma, A}, {mb, B}} {
+			b, a, _ := k.encryptGate(c.m, 8)
+			if err := k.ev.Lift(b, a, 15, c.dst, sc); err != nil {
+				t.Fatal(err)
 			}
-		})
+		}
+		dst := [3]*RLWE{out, A, B}[alias]
+		if err := k.ev.CMux(sel, A, B, dst, sc); err != nil {
+			t.Fatal(err)
+		}
+		if err := k.ev.ExtractConst(dst, w); err != nil {
+			t.Fatal(err)
+		}
+		ph, err := k.sk.Phase(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mb
+		if s == 1 {
+			want = ma
+		}
+		got := int(math.Round(4*float64(ph)/Q)) & 3
+		if got != want {
+			t.Fatalf("sel %d a %d b %d (alias %d): decoded %d, want %d (phase %d)", s, ma, mb, alias, got, want, ph)
+		}
+		if e := float64(ph) - float64(want)*Q/4; math.Abs(e) > Q/64 {
+			t.Fatalf("sel %d a %d b %d: error %.3g of Q/4 too large", s, ma, mb, e/(Q/4))
+		}
 	}
 }
 
