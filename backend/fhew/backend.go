@@ -117,7 +117,9 @@ func (t LUTTarget) plan(table uint64, k int) (lutPlan, bool) {
 // 0 for NOT (free), constants and inputs; 1 for the two-input gates and for
 // a LUT that CanEvalLUT accepts; for MUX 1 if one weighted sum of s, a, b
 // decides it, else 2 (t = s AND a, then one bootstrap on 2t - s + b). No
-// current set has a one-bootstrap MUX, not even at P = 8. The optimizer
+// current set has a one-bootstrap MUX, not even at P = 8. SEL costs
+// SelectBootstraps (0 on sets without the CMux gadget, which cannot
+// evaluate it) and CMUX nothing (an external product). The optimizer
 // uses this to cost native ops (optimize.GateCoster).
 func (t LUTTarget) GateBootstraps(op ir.Op) int {
 	switch op {
@@ -126,10 +128,12 @@ func (t LUTTarget) GateBootstraps(op ir.Op) int {
 			return 1
 		}
 		return 2
+	case ir.OpSel:
+		return t.SelectBootstraps()
 	case ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpLUT, ir.OpParity, ir.OpMLUT:
 		return 1
 	}
-	return 0 // NOT, and MOUT (an extraction from its MLUT's blind rotation)
+	return 0 // NOT, MOUT (an extraction from its MLUT's blind rotation) and CMUX
 }
 
 // Cost is GateBootstraps as the IR's cost model, named "bootstraps": every
@@ -188,9 +192,14 @@ func (b *Backend) LUTTarget() LUTTarget { return b.lut }
 var nativeOps = []ir.Op{ir.OpNot, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpNand, ir.OpNor, ir.OpXnor, ir.OpAndNY, ir.OpMux, ir.OpLUT, ir.OpParity, ir.OpMLUT, ir.OpMOut}
 
 // Capabilities implements backend.Evaluator: every gate op, LUTs within the
-// target's bound, one circuit instance per ciphertext.
+// target's bound, SEL and CMUX on sets with the CMux gadget, one circuit
+// instance per ciphertext.
 func (b *Backend) Capabilities() backend.Capabilities {
-	return backend.Capabilities{Ops: append([]ir.Op(nil), nativeOps...), LUT: b.lut, Slots: 1, Cost: b.lut.GateBootstraps, CostName: "bootstraps"}
+	ops := append([]ir.Op(nil), nativeOps...)
+	if b.ev.params.HasCMux() {
+		ops = append(ops, ir.OpSel, ir.OpCMux)
+	}
+	return backend.Capabilities{Ops: ops, LUT: b.lut, Slots: 1, Cost: b.lut.GateBootstraps, CostName: "bootstraps"}
 }
 
 // NewWorker implements backend.Evaluator: a worker owns one Scratch and one
@@ -246,6 +255,7 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 		x[j] = ct
 	}
 	ev, sc := w.ev, w.sc
+	o.selOK = false // only an OpSel output carries a current select form
 	// Gates and LUTs go through the Evaluator's plans (findPlan): XOR and
 	// XNOR (and LUTs with even weights) get the wide margin.
 	switch n.Op {
@@ -272,6 +282,10 @@ func (w *worker) Eval(n *ir.Node, in []backend.Ciphertext, out backend.Ciphertex
 		}
 	case ir.OpMLUT, ir.OpMOut:
 		if err := w.evalMulti(n, x, o); err != nil {
+			return err
+		}
+	case ir.OpSel, ir.OpCMux:
+		if err := w.evalSel(n, x, o); err != nil {
 			return err
 		}
 	default:

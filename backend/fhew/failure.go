@@ -164,6 +164,27 @@ func (p Params) circuitFailure(c *ir.Circuit, perNode []float64) (CircuitFailure
 			}
 			src[i], variance[i] = noiseSource{id: id, sign: 1}, p.multiOutputVar(pl, n)
 			continue
+		case ir.OpSel, ir.OpCMux:
+			if !p.HasCMux() {
+				return res, fmt.Errorf("fhew: node %d: %v needs a set with the CMux gadget, not %s", i, n.Op, p.lit.Name)
+			}
+			srcVar := func(s noiseSource) float64 {
+				if s.id < 0 {
+					return 0
+				}
+				return variance[s.id]
+			}
+			if n.Op == ir.OpSel {
+				// A circuit bootstrap of x; the node's ciphertext is x's copy.
+				add(p.SelectFailureLog2(srcVar(x[0])), id)
+				src[i] = x[0]
+				continue
+			}
+			// No decision: the output carries the noisier data input's
+			// variance plus the CMux's (cmux_noise.go).
+			src[i] = noiseSource{id: id, sign: 1}
+			variance[i] = max(srcVar(x[1]), srcVar(x[2])) + p.CMuxAddedVariance()
+			continue
 		case ir.OpParity:
 			w := make([]int, len(n.In))
 			for j := range w {

@@ -33,6 +33,11 @@ type Ciphertext struct {
 	// from which the group's other outputs (ir.OpMOut) are extracted.
 	acc     []uint32
 	accPlan *multiPlan
+	// sel is set by an ir.OpSel node (Backend worker): the select form of
+	// this ciphertext's bit, read by the ir.OpCMux nodes on it; selOK says
+	// it is current (a recycled ciphertext keeps the buffer, not the value).
+	sel   *Selector
+	selOK bool
 }
 
 // NewCiphertext allocates a zero ciphertext for p.
