@@ -48,10 +48,16 @@ func writeLiteral(b *bytes.Buffer, l ParamsLiteral) {
 	if l.Insecure {
 		flags |= 2
 	}
+	if l.CMux != nil {
+		flags |= flagCMux
+	}
 	b.Write([]byte{byte(l.Method), byte(l.LWESecret), byte(l.RLWESecret), flags})
 	for _, v := range []uint64{math.Float64bits(l.Sigma), uint64(l.LWEDim), uint64(l.LWEModulus), uint64(l.LogN),
 		uint64(l.Q), uint64(l.LogBg), uint64(l.QKS), uint64(l.LogBKS), uint64(l.Window), uint64(l.Slots)} {
 		b.Write(le.AppendUint64(nil, v))
+	}
+	if l.CMux != nil {
+		writeCBSLiteral(b, l.CMux)
 	}
 }
 
@@ -96,12 +102,19 @@ func readLiteral(r *reader) ParamsLiteral {
 		return l
 	}
 	l.Method, l.LWESecret, l.RLWESecret = Method(h[0]), SecretDist(h[1]), SecretDist(h[2])
+	if h[3]&^(1|2|flagCMux) != 0 {
+		r.err = fmt.Errorf("%w: unknown literal flags %#x", ErrKeyFormat, h[3])
+		return l
+	}
 	l.DropLowestDigit, l.Insecure = h[3]&1 != 0, h[3]&2 != 0
 	l.Sigma = math.Float64frombits(r.u64())
 	l.LWEDim, l.LWEModulus, l.LogN = int(r.u64()), int(r.u64()), int(r.u64())
 	l.Q = uint32(r.u64())
 	l.LogBg, l.QKS, l.LogBKS, l.Window = int(r.u64()), int(r.u64()), int(r.u64()), int(r.u64())
 	l.Slots = int(r.u64())
+	if h[3]&flagCMux != 0 {
+		l.CMux = readCBSLiteral(r)
+	}
 	return l
 }
 
@@ -172,6 +185,9 @@ func (ek *EvaluationKey) MarshalBinary() ([]byte, error) {
 	k := ek.ksk
 	for off := 0; off < len(k.data); off += k.width {
 		b.Write(le.AppendUint16(nil, k.data[off]))
+	}
+	if err := writeCMuxEvalKey(b, ek, putRows); err != nil {
+		return nil, err
 	}
 	return finish(b), nil
 }
@@ -261,6 +277,12 @@ func ReadEvaluationKey(p Params, rd io.Reader) (*EvaluationKey, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	if err := readCMuxEvalKey(r, ek, getRows); err != nil {
+		return nil, err
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
 	if len(r.buf) != 0 {
 		return nil, fmt.Errorf("%w: %d trailing bytes", ErrKeyFormat, len(r.buf))
 	}
@@ -275,6 +297,9 @@ func (sk *SecretKey) MarshalBinary() ([]byte, error) {
 	}
 	for _, v := range sk.z {
 		b.WriteByte(byte(int8(v)))
+	}
+	if err := writeCMuxSecret(b, sk); err != nil {
+		return nil, err
 	}
 	return finish(b), nil
 }
@@ -293,12 +318,15 @@ func ReadSecretKey(p Params, rd io.Reader) (*SecretKey, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if len(r.buf) != 0 {
-		return nil, fmt.Errorf("%w: %d trailing bytes", ErrKeyFormat, len(r.buf))
-	}
 	sk := &SecretKey{params: p, s: make([]int32, p.n), z: make([]int32, p.N), zNTT: make([]uint32, p.N)}
 	for i, b := range sv {
 		sk.s[i] = int32(int8(b))
+	}
+	if err := readCMuxSecret(r, sk); err != nil {
+		return nil, err
+	}
+	if len(r.buf) != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes", ErrKeyFormat, len(r.buf))
 	}
 	for i, b := range zv {
 		sk.z[i] = int32(int8(b))
