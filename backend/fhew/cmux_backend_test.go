@@ -1,6 +1,7 @@
 package fhew
 
 import (
+	"math"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend"
@@ -77,45 +78,60 @@ func runWorker(t *testing.T, k *testKit, w backend.Worker, c *ir.Circuit, in []i
 // every input and compares with ir's plaintext evaluator.
 func TestWorkerCMux(t *testing.T) {
 	for _, lit := range cmuxToys {
-		t.Run(lit.Name, func(t *testing.T) {
-			k := kitFor(t, lit)
-			be := NewBackend(k.ev)
-			caps := be.Capabilities()
-			has := map[ir.Op]bool{}
-			for _, op := range caps.Ops {
-				has[op] = true
+		t.Run(lit.Name, func(t *testing.T) { checkWorkerCMux(t, kitFor(t, lit)) })
+	}
+}
+
+// checkWorkerCMux is TestWorkerCMux on one key set (also run by the
+// opt-in TestCMux128).
+func checkWorkerCMux(t *testing.T, k *testKit) {
+	be := NewBackend(k.ev)
+	caps := be.Capabilities()
+	has := map[ir.Op]bool{}
+	for _, op := range caps.Ops {
+		has[op] = true
+	}
+	if !has[ir.OpSel] || !has[ir.OpCMux] {
+		t.Fatalf("capabilities %v lack SEL/CMUX", caps.Ops)
+	}
+	c := cmuxCircuit(t)
+	nin := c.NumInputBits()
+	words := make([]uint64, nin)
+	for x := 0; x < 1<<nin; x++ {
+		for j := range words {
+			words[j] |= uint64(x>>j&1) << x
+		}
+	}
+	want := c.EvalBits(words)
+	w := be.NewWorker()
+	for x := 0; x < 1<<nin; x++ {
+		in := make([]int, nin)
+		for j := range in {
+			in[j] = x >> j & 1
+		}
+		got := runWorker(t, k, w, c, in)
+		for j, g := range got {
+			if e := int(want[j] >> x & 1); g != e {
+				t.Errorf("input %05b output %d: got %d, want %d", x, j, g, e)
 			}
-			if !has[ir.OpSel] || !has[ir.OpCMux] {
-				t.Fatalf("capabilities %v lack SEL/CMUX", caps.Ops)
-			}
-			c := cmuxCircuit(t)
-			nin := c.NumInputBits()
-			words := make([]uint64, nin)
-			for x := 0; x < 1<<nin; x++ {
-				for j := range words {
-					words[j] |= uint64(x>>j&1) << x
-				}
-			}
-			want := c.EvalBits(words)
-			w := be.NewWorker()
-			for x := 0; x < 1<<nin; x++ {
-				in := make([]int, nin)
-				for j := range in {
-					in[j] = x >> j & 1
-				}
-				got := runWorker(t, k, w, c, in)
-				for j, g := range got {
-					if e := int(want[j] >> x & 1); g != e {
-						t.Errorf("input %05b output %d: got %d, want %d", x, j, g, e)
-					}
-				}
-			}
-			fail, err := k.p.CircuitFailure(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("predicted failure 2^%.1f over %d bootstraps", fail.Log2Failure, fail.Bootstraps)
-		})
+		}
+	}
+	fail, err := k.p.CircuitFailure(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("predicted failure 2^%.1f over %d bootstraps", fail.Log2Failure, fail.Bootstraps)
+	per, err := NewLUTTarget(k.p, -40).NodeFailureLog2(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range c.Nodes {
+		switch {
+		case n.Op == ir.OpSel && !(per[i] < -40 && per[i] > math.Inf(-1)):
+			t.Errorf("SEL node %d: NodeFailureLog2 %v", i, per[i])
+		case n.Op == ir.OpCMux && !math.IsInf(per[i], -1):
+			t.Errorf("CMUX node %d: NodeFailureLog2 %v, want -Inf (no decision)", i, per[i])
+		}
 	}
 }
 

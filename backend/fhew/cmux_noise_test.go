@@ -108,4 +108,5 @@ func TestCMux128(t *testing.T) {
 		k.p.SelectFailureLog2(k.p.lit.Sigma*k.p.lit.Sigma/float64(k.p.qks*k.p.qks)), k.p.SelectFailureLog2(m.Output),
 		log2GaussTail(k.p.margin()/math.Sqrt(2*(m.Output+8*k.p.CMuxAddedVariance())+m.KeySwitch+m.Rounding)))
 	checkCMuxNoise(t, k, 200)
+	checkWorkerCMux(t, k)
 }
