@@ -136,7 +136,9 @@ func fhewAutoCandidates(t Target) ([]optimize.LUTCandidate, error) {
 // extractions) a variance no larger on its own and no larger with the key
 // switching and rounding every sum gets (a sum's weights have Σw² >= 1).
 func fhewCovers(p, q fhew.Params) bool {
-	if p.Slots() != q.Slots() {
+	// A set with the shared-select CMux gadget maps MUXes to CMuxes, which
+	// a set without it cannot: its count is no estimate of q's.
+	if p.Slots() != q.Slots() || (q.HasCMux() && !p.HasCMux()) {
 		return false
 	}
 	mp, mq := p.Noise(), q.Noise()

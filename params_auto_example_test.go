@@ -24,5 +24,5 @@ func ExampleAutoParams() {
 	// Output:
 	// compiled for STD128_T
 	// 16 bootstraps, 13 NAND-equivalents, failure within 2^-40: true
-	// candidates: 8
+	// candidates: 9
 }
