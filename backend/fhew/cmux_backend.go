@@ -46,17 +46,17 @@ func (w *worker) evalSel(n *ir.Node, x []*Ciphertext, o *Ciphertext) error {
 //
 //	go test ./backend/fhew -run '^$' -bench CMuxCost -benchtime 100x
 //
-// 2026-12-01, 2-core AMD EPYC shared with other agents (load 1.3-1.9):
-// Select/NAND 3.13 (40 rounds), 3.03 and 3.04 (100 rounds each); one CMux
-// 0.0155-0.0159 NAND; the NAND itself 0.76-0.79 of STD128_LOWFAIL_T's.
-// docs/fhew-cmux.md has the table.
+// 2026-12-01, 2-core AMD EPYC shared with other agents (load 1.3-2.8):
+// Select/NAND 3.13 (40 rounds), 3.03, 3.04, 3.08, 3.16 (100 rounds each),
+// mean 3.09; one CMux 0.0122-0.0127 NAND (one lift, of a − b); the NAND
+// itself 0.76-0.79 of STD128_LOWFAIL_T's. docs/fhew-cmux.md has the table.
 var selectCost = map[string]float64{
-	STD128_T_CMUX.Name: 3.07,
+	STD128_T_CMUX.Name: 3.09,
 }
 
 // selectCostDefault is used for sets without a measurement (the toys): the
 // STD128_T_CMUX ratio, the only 128-bit CMux set.
-const selectCostDefault = 3.07
+const selectCostDefault = 3.09
 
 // SelectBootstraps is the price of one ir.OpSel in this set's gate
 // bootstraps (optimize.SelectTarget): ⌈Select time / bootstrap time⌉,

@@ -12,7 +12,8 @@ import (
 //     its window: cbs.Params.SelectFailureLog2 of that variance in Q_ks².
 //   - CMux does not decide, so it cannot fail; its output carries the
 //     chosen input's noise plus what it adds (CMuxAddedVariance): the lift
-//     (cbs LiftVar, Q_c² units), the external product (cbs CMuxVar, Q_c²),
+//     of a − b (cbs LiftVar, Q_c² units; only a select of 1 keeps it, the
+//     model always counts it), the external product (cbs CMuxVar, Q_c²),
 //     and the lower path — the mod switch Q_c -> Q_g, (1 + N_c·Var(z_c))/12
 //     in Q_g², one R_{N_g} × RLWE' product per part (d_g·N_g·B_g²/12·σ²
 //     plus the dropped digit's N_g·B_g^2dropped/12·(Var(z_c) + 1/N_g),
