@@ -169,16 +169,9 @@ func (ev *Evaluator) lower(in *cbs.WideBit, out *Ciphertext, sc *Scratch) {
 	Qc := float64(ev.cbs.Params().Q())
 	ratio := float64(p.Q) / Qc
 	Q := p.Q
-	sw := func(x uint64) uint32 {
-		v := uint32(float64(x)*ratio + 0.5)
-		if v >= Q {
-			v -= Q
-		}
-		return v
-	}
-	beta := sw(in.B)
+	beta := switchDown(in.B, ratio, Q)
 	for i, x := range in.A {
-		cs.alpha[i] = sw(x)
+		cs.alpha[i] = switchDown(x, ratio, Q)
 	}
 	// Part h as P_h(X) = α_{hN} - Σ_{j>=1} α_{hN+j}·X^{N-j}: the constant
 	// coefficient of P_h·Z_{c,h} is <α_h, z_{c,h}>. Its digits, transformed,
@@ -208,4 +201,13 @@ func (ev *Evaluator) lower(in *cbs.WideBit, out *Ciphertext, sc *Scratch) {
 	for i := 1; i < N; i++ {
 		oa[i] = modSwitchQ(nt.NegMod(sc.ca[N-i]), scale, Q64) & m16
 	}
+}
+
+// switchDown returns round(x·ratio) mod Q for x < Q_c, ratio = Q/Q_c < 1.
+func switchDown(x uint64, ratio float64, Q uint32) uint32 {
+	v := uint32(float64(x)*ratio + 0.5)
+	if v >= Q {
+		v -= Q
+	}
+	return v
 }

@@ -1,6 +1,8 @@
 package fhew
 
 import (
+	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -98,8 +100,10 @@ func TestCMuxChainThenGate(t *testing.T) {
 }
 
 // TestCMuxLowerReference checks the lower path against an obvious
-// reference: a WideBit encrypted directly under z_c decrypts, after lower,
-// to the same phase scaled to Q_ks (within the lower path's rounding).
+// reference: a WideBit encrypted directly under z_c has the exact phase
+// φ = B + Σ A_i·z_c[i] mod Q_c (big integers); after lower, the gate
+// ciphertext's phase must be φ·Q_ks/Q_c within 6 σ of the lower path's
+// modelled noise (CMuxNoise().Lower).
 func TestCMuxLowerReference(t *testing.T) {
 	for _, lit := range cmuxToys {
 		t.Run(lit.Name, func(t *testing.T) {
@@ -109,27 +113,38 @@ func TestCMuxLowerReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			zc := k.sk.cbs.RingSecret()
+			Qc := new(big.Int).SetUint64(cp.Q())
 			sc := NewScratch(k.p)
 			out := NewCiphertext(k.p)
 			w := cbs.NewWideBit(cp)
-			for i := 0; i < 20; i++ {
-				bit := i & 1
-				if err := enc.Encrypt(bit == 1, w); err != nil {
+			bound := 6 * math.Sqrt(k.p.CMuxNoise().Lower) * float64(k.p.qks)
+			worst := 0.0
+			for i := 0; i < 40; i++ {
+				if err := enc.Encrypt(i&1 == 1, w); err != nil {
 					t.Fatal(err)
 				}
-				// A wide bit encodes 1 as Q_c/2; the lower path keeps the
-				// scale, so the gate ciphertext's phase is near bit·Q_ks/2.
-				k.ev.lower(w, out, sc)
-				ph := k.sk.Phase(out)
-				want := bit * k.p.qks / 2
-				d := (ph - want) & (k.p.qks - 1)
-				if d >= k.p.qks/2 {
-					d -= k.p.qks
+				// Random-looking phases too: shift B by a multiple of Q_c/64.
+				w.B = (w.B + uint64(i)*(cp.Q()/64)) % cp.Q()
+				phi := new(big.Int).SetUint64(w.B)
+				for j, a := range w.A {
+					phi.Add(phi, new(big.Int).Mul(new(big.Int).SetUint64(a), big.NewInt(int64(zc[j]))))
 				}
-				if d < -k.p.qks/16 || d > k.p.qks/16 {
-					t.Errorf("bit %d: phase %d, want %d ± %d", bit, ph, want, k.p.qks/16)
+				phi.Mod(phi, Qc)
+				want, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Mul(phi, big.NewInt(int64(k.p.qks)))), new(big.Float).SetInt(Qc)).Float64()
+				k.ev.lower(w, out, sc)
+				d := math.Mod(float64(k.sk.Phase(out))-want, float64(k.p.qks))
+				if d > float64(k.p.qks)/2 {
+					d -= float64(k.p.qks)
+				} else if d < -float64(k.p.qks)/2 {
+					d += float64(k.p.qks)
+				}
+				worst = max(worst, math.Abs(d))
+				if math.Abs(d) > bound {
+					t.Errorf("phase φ·Q_ks/Q_c = %.1f, lowered %d (off by %.1f > %.1f)", want, k.sk.Phase(out), d, bound)
 				}
 			}
+			t.Logf("largest deviation %.1f of Q_ks (6σ bound %.1f)", worst, bound)
 		})
 	}
 }
