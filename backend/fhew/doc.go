@@ -44,6 +44,16 @@
 // (Params.SumFailureLog2, NoiseModel; MeasureNoise measures it),
 // Params.CircuitFailure that of a whole circuit.
 //
+// # Shared-select CMux
+//
+// Sets with a CMux part (ParamsLiteral.CMux, e.g. STD128_T_CMUX) add a
+// circuit-bootstrapping ring (package cbs) on the same LWE secret s:
+// Evaluator.Select turns a bit into an RGSW Selector once (about three
+// gate bootstraps), and every Evaluator.CMux on it (sel ? a : b) is one
+// external product plus format conversions, no bootstrap (cmux.go,
+// docs/fhew-cmux.md). The Backend evaluates ir.OpSel and ir.OpCMux with
+// them; LUTTarget.SelectBootstraps prices a Select for the mapper.
+//
 // # Serialization and measurement
 //
 // EvaluationKey.MarshalBinary / ReadEvaluationKey and the SecretKey
