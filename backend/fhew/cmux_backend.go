@@ -58,17 +58,23 @@ var selectCost = map[string]float64{
 // STD128_T_CMUX ratio, the only 128-bit CMux set.
 const selectCostDefault = 3.09
 
+// SelectCost is the measured price of one ir.OpSel in this set's gate
+// bootstraps, unrounded (3.09 on STD128_T_CMUX; SelectBootstraps rounds it
+// up for the integer cost model); 0 on sets without the CMux gadget.
+func (t LUTTarget) SelectCost() float64 {
+	if !t.p.HasCMux() {
+		return 0
+	}
+	if c, ok := selectCost[t.p.lit.Name]; ok {
+		return c
+	}
+	return selectCostDefault
+}
+
 // SelectBootstraps is the price of one ir.OpSel in this set's gate
 // bootstraps (optimize.SelectTarget): ⌈Select time / bootstrap time⌉,
 // measured; 0 on sets without the CMux gadget, which the mapper reads as
 // "not available". ir.OpCMux costs 0.
 func (t LUTTarget) SelectBootstraps() int {
-	if !t.p.HasCMux() {
-		return 0
-	}
-	c, ok := selectCost[t.p.lit.Name]
-	if !ok {
-		c = selectCostDefault
-	}
-	return int(math.Ceil(c))
+	return int(math.Ceil(t.SelectCost()))
 }

@@ -110,3 +110,53 @@ func TestCMux128(t *testing.T) {
 	checkCMuxNoise(t, k, 200)
 	checkWorkerCMux(t, k)
 }
+
+// TestSelectInputNoise measures the phase error Select hands to
+// CBSFromLWE (weight P/2 and the key switch, under s) for fresh and for
+// bootstrapped inputs, against the model SelectFailureLog2 uses:
+// (P/2)²·Var(x) + KeySwitch.
+func TestSelectInputNoise(t *testing.T) {
+	k := kitFor(t, ToySignedCMux)
+	p := k.p.params
+	sc := NewScratch(k.p)
+	m := k.p.Noise()
+	q := float64(p.qks)
+	w := float64(p.slots / 2)
+	boot := NewCiphertext(k.p)
+	for _, tc := range []struct {
+		name string
+		v    float64
+		ct   func(bit int) *Ciphertext
+	}{
+		{"fresh", p.lit.Sigma * p.lit.Sigma / q / q, k.enc.EncryptNew},
+		{"bootstrapped", m.Output, func(bit int) *Ciphertext { k.ev.Bootstrap(k.enc.EncryptNew(bit), boot, sc); return boot }},
+	} {
+		const count = 300
+		var s2 float64
+		for i := 0; i < count; i++ {
+			bit := i & 1
+			x := tc.ct(bit)
+			sc.comb[0] = uint16(w) * x.B
+			for j, a := range x.A {
+				sc.comb[1+j] = uint16(w) * a
+			}
+			keySwitch(p, k.ek.ksk, sc.comb, sc.ks, sc.ksAcc, sc.ksOffs, &sc.ksSink)
+			v := sc.ks[0]
+			for j, a := range sc.ks[1 : p.n+1] {
+				v += a * uint16(k.sk.s[j])
+			}
+			e := (int(v) - bit*p.qks/2) & (p.qks - 1)
+			if e >= p.qks/2 {
+				e -= p.qks
+			}
+			s2 += float64(e*e) / q / q
+		}
+		got, want := s2/count, w*w*tc.v+m.KeySwitch
+		r := got / want
+		t.Logf("%s: Select input σ %.2f (model %.2f) of Q_ks; variance ratio %.3f; SelectFailureLog2 %.1f",
+			tc.name, math.Sqrt(got)*q, math.Sqrt(want)*q, r, k.p.SelectFailureLog2(tc.v))
+		if band := 4.5 * math.Sqrt(2.0/count); r > 1+band || r < 1-band {
+			t.Errorf("%s: variance ratio %.3f outside [%.2f, %.2f]", tc.name, r, 1-band, 1+band)
+		}
+	}
+}
