@@ -121,7 +121,11 @@ func checkWorkerCMux(t *testing.T, k *testKit) {
 		t.Fatal(err)
 	}
 	t.Logf("predicted failure 2^%.1f over %d bootstraps", fail.Log2Failure, fail.Bootstraps)
-	per, err := NewLUTTarget(k.p, -40).NodeFailureLog2(c)
+	tg := NewLUTTarget(k.p, -40)
+	if got, want := tg.CircuitBootstraps(c), 2*tg.SelectBootstraps()+2; got != want {
+		t.Errorf("CircuitBootstraps = %d, want %d (two SEL, an AND and an XOR)", got, want)
+	}
+	per, err := tg.NodeFailureLog2(c)
 	if err != nil {
 		t.Fatal(err)
 	}
