@@ -149,10 +149,15 @@ func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
 	if ws, ok := s.(*wideScheme); ok {
 		return ws.validate(c)
 	}
-	target := fhewLUTTarget(s.(*fhewScheme).p, t)
+	p := s.(*fhewScheme).p
+	target := fhewLUTTarget(p, t)
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		switch {
+		case (n.Op == ir.OpSel || n.Op == ir.OpCMux) && !p.HasCMux():
+			// Refused here, not at the first SEL of an encrypted run: a
+			// program file is checked before keys or ciphertexts are made.
+			return fmt.Errorf("node %d: %v needs a set with the CMux gadget (such as STD128_T_CMUX), and %s has none: compile the source for %s again", i, n.Op, s.name(), s.name())
 		case n.Op == ir.OpLUT && !target.CanEvalLUT(n.Table, len(n.In)):
 			return fmt.Errorf("node %d: LUT%d %#x is not one bootstrap on %s", i, len(n.In), n.Table, s.name())
 		case n.Op == ir.OpParity && len(n.In) > target.MaxParityInputs():
