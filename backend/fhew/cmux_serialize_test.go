@@ -137,3 +137,27 @@ func FuzzReadSecretKeyCMux(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadEvaluationKeyCMux: ReadEvaluationKey on arbitrary bytes, seeded
+// with a CMux toy's evaluation key file, errors or returns a key with its
+// CMux parts; re-sealed inputs reach the decoders behind the checksum.
+func FuzzReadEvaluationKeyCMux(f *testing.F) {
+	k := kitFor(f, ToySignedCMux)
+	data, err := k.ek.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(reseal(data[:len(data)-sha256.Size-1000]))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, in := range [][]byte{b, reseal(b)} {
+			if len(in) < sha256.Size {
+				continue
+			}
+			ek, err := ReadEvaluationKey(k.p, bytes.NewReader(in))
+			if err == nil && (ek.cbs == nil || len(ek.lower) != k.p.lowerKeyLen()) {
+				t.Fatal("accepted a key without its CMux parts")
+			}
+		}
+	})
+}
