@@ -109,6 +109,7 @@ func TestCMux128(t *testing.T) {
 		log2GaussTail(k.p.margin()/math.Sqrt(2*(m.Output+8*k.p.CMuxAddedVariance())+m.KeySwitch+m.Rounding)))
 	checkCMuxNoise(t, k, 200)
 	checkWorkerCMux(t, k)
+	checkMappedCMux(t, k, STD128_T, 4)
 }
 
 // TestSelectInputNoise measures the phase error Select hands to
