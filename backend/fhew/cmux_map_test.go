@@ -1,11 +1,13 @@
 package fhew
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/optimize"
+	"github.com/hcc-fhe/hcc/runtime"
 )
 
 // max3Circuit is the maximum of three w-bit numbers by two compare-select
@@ -90,5 +92,42 @@ func checkMappedCMux(t *testing.T, k *testKit, plainSet ParamsLiteral, trials in
 func TestMappedCMux(t *testing.T) {
 	for _, lit := range cmuxToys {
 		t.Run(lit.Name, func(t *testing.T) { checkMappedCMux(t, kitFor(t, lit), ToySigned, 6) })
+	}
+}
+
+// TestMappedCMuxRuntime runs the mapped max3 with runtime.Run on two
+// threads (workers share Selectors; the runtime recycles ciphertexts)
+// against the plaintext evaluator.
+func TestMappedCMuxRuntime(t *testing.T) {
+	k := kitFor(t, ToySignedCMux)
+	c := max3Circuit(t, 6)
+	mc, err := optimize.LUTMap(NewLUTTarget(k.p, DefaultLUTFailureLog2), ir.MaxLUTInputs).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := NewBackend(k.ev)
+	for trial := 0; trial < 4; trial++ {
+		bits := make([]bool, c.NumInputBits())
+		words := make([]uint64, len(bits))
+		for j := range bits {
+			bits[j] = rand.IntN(2) == 1
+			if bits[j] {
+				words[j] = 1
+			}
+		}
+		out, _, err := runtime.Run(context.Background(), mc, be, k.enc.EncryptBits(bits), runtime.Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k.sk.DecryptBits(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.EvalBits(words)
+		for j, g := range got {
+			if g != (want[j]&1 == 1) {
+				t.Errorf("trial %d, output bit %d: got %v, want %d", trial, j, g, want[j]&1)
+			}
+		}
 	}
 }
