@@ -75,7 +75,7 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			// (lutmap_cmux.go), one input per grouping threshold.
 			cmuxFrom := len(inputs)
 			if st, ok := selectTarget(target); ok {
-				vs, err := cmuxVariants(c, st, target)
+				vs, err := cmuxVariants(c, st, target, k)
 				if err != nil {
 					return nil, err
 				}
@@ -220,6 +220,12 @@ type mapper struct {
 }
 
 func (m *mapper) run() (*ir.Circuit, error) {
+	m.solve()
+	return m.emit()
+}
+
+// solve computes the cover (m.cuts, m.best) without emitting it.
+func (m *mapper) solve() {
 	n := len(m.c.Nodes)
 	m.fanout = ir.Fanout(m.c)
 	m.refs = make([]float64, n)
@@ -240,7 +246,6 @@ func (m *mapper) run() (*ir.Circuit, error) {
 	for round := 0; round < exactRounds; round++ {
 		m.recoverExactArea()
 	}
-	return m.emit()
 }
 
 // exactRounds is how many exact-area recovery sweeps follow area flow.

@@ -19,11 +19,14 @@ import (
 //     a, b and the output (Bristol's b ⊕ (s ∧ (a ⊕ b)), (s∧a) ∨ (¬s∧b),
 //     3-input LUTs; findMuxes). NOT is free, so the negations cost nothing,
 //     and MUX(¬s, a, b) = MUX(s, b, a) puts ¬s in s's group.
-//   - The MUXes on one select whose group is at least a threshold large
-//     become CMux(Sel(s), a, b); one rewritten input per threshold: a group
-//     pays off once its MUXes' bootstraps (two each, as native MUXes) exceed
-//     the OpSel's price, and for sure once even one bootstrap each does
-//     (MUX cones the cover would have merged into other LUTs).
+//   - The MUXes on one select whose group saves enough become
+//     CMux(Sel(s), a, b); one rewritten input per threshold: a group pays
+//     off once its MUXes' bootstraps (two each as native MUXes, one for a
+//     root that keeps a gate or an XOR root, findMuxes) exceed the OpSel's
+//     price, and for sure once they exceed twice that (MUX cones the cover
+//     would have merged into other LUTs save less). A third input also
+//     takes the gate and XOR roots (at the higher threshold): they save
+//     only where the cover would have bootstrapped them.
 //   - The cover treats OpSel and OpCMux as boundaries: their fanins are
 //     signals and their outputs are cut leaves, never absorbed into a LUT
 //     (mapper.boundaryCut).
@@ -100,46 +103,117 @@ func lowerSelects(c *ir.Circuit) (*ir.Circuit, error) {
 	})
 }
 
-// cmuxVariants returns c rewritten with OpSel + OpCMux for each grouping
-// threshold that selects a different set of groups (none if no select has
-// enough MUXes). Compare-swap pairs left as MUXes are rewritten as well
-// where the target uses them (lutmap_muxpair.go).
-func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget) ([]*ir.Circuit, error) {
+// cmuxVariants returns c rewritten with OpSel + OpCMux in up to three
+// ways (none if no select has enough MUXes): the groups whose roots save
+// more than the OpSel's price in a plain cover of c (every kind of root,
+// coverSavings), and the plain MUX functions grouped by size at two
+// thresholds. Compare-swap pairs left as MUXes are rewritten as well where
+// the target uses them (lutmap_muxpair.go).
+func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) ([]*ir.Circuit, error) {
 	sb := st.SelectBootstraps()
-	muxes := findMuxes(c)
-	size := map[ir.NodeID]int{}
-	for i := range muxes {
-		if muxes[i].ok {
-			size[muxes[i].s]++
-		}
-	}
 	var out []*ir.Circuit
-	prev := -1
-	for _, t := range []int{sb/2 + 1, sb + 1} {
+	type rewrite struct {
+		in    *ir.Circuit
+		roots []ir.NodeID
+	}
+	var done []rewrite // the roots each input rewrote
+	add := func(in *ir.Circuit, muxes []muxCand, weight func(i int) int, min int) error {
+		saving := map[ir.NodeID]int{} // per select: the bootstraps its CMuxes save
+		for i := range muxes {
+			if muxes[i].ok {
+				saving[muxes[i].s] += weight(i)
+			}
+		}
 		chosen := map[ir.NodeID]bool{}
-		for s, n := range size {
-			if n >= t {
+		for s, n := range saving {
+			if n >= min {
 				chosen[s] = true
 			}
 		}
-		if len(chosen) == 0 || len(chosen) == prev {
-			continue // nothing to rewrite, or the same groups as before
+		var roots []ir.NodeID
+		for i := range muxes {
+			if muxes[i].ok && chosen[muxes[i].s] {
+				roots = append(roots, ir.NodeID(i))
+			}
 		}
-		prev = len(chosen)
-		r, err := rewriteCMux(c, muxes, chosen)
+		if len(roots) == 0 {
+			return nil
+		}
+		for _, d := range done {
+			if d.in == in && slices.Equal(d.roots, roots) {
+				return nil // the same rewrite as before
+			}
+		}
+		done = append(done, rewrite{in, roots})
+		r, err := rewriteCMux(in, muxes, chosen)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if muxPairsUsable(target) {
 			if partner, n := findMuxPairs(r); n > 0 {
 				if r, err = rewriteMuxPairs(r, partner); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		out = append(out, r)
+		return nil
+	}
+	base, muxes, weight, err := coverSavings(c, target, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := add(base, muxes, weight, sb+1); err != nil {
+		return nil, err
+	}
+	plain := findMuxes(c, target, 0)
+	for _, min := range []int{sb + 1, 2*sb + 2} {
+		if err := add(c, plain, func(i int) int { return plain[i].saving() }, min); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
+}
+
+// coverSavings maps c plainly (no parity cuts) and weighs every MUX
+// candidate of every kind by what rewriting it saves in that cover: its
+// root's cut cost if the root is a cover node (else 0: the cover absorbed
+// it into a larger LUT), less the gate a gate root keeps, less one for
+// each select or data node the cover does not compute (it would have to).
+// It returns the circuit mapped (c with wide PARITY and LUT nodes split as
+// mapLUTs splits them), the chosen candidates and their weights.
+func coverSavings(c *ir.Circuit, target LUTTarget, k int) (*ir.Circuit, []muxCand, func(int) int, error) {
+	base, err := splitWideParity(c, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if base, err = expandLUTs(base, target, k); err != nil {
+		return nil, nil, nil, err
+	}
+	m := &mapper{c: base, target: target, k: max(k, 2)}
+	m.solve()
+	used := m.cover()
+	computed := func(x ir.NodeID) bool {
+		x, _ = throughNots(base, x)
+		return !base.Nodes[x].Op.IsGate() || used[x] > 0
+	}
+	w := func(i int, mc *muxCand) int {
+		if used[i] == 0 || m.best[i] < 0 {
+			return 0
+		}
+		s := int(m.cuts[i][m.best[i]].cost)
+		for _, x := range []ir.NodeID{mc.s, mc.a, mc.b, mc.a2, mc.b2} {
+			if x >= 0 && !computed(x) {
+				s--
+			}
+		}
+		if mc.a2 >= 0 || mc.b2 >= 0 {
+			s--
+		}
+		return s
+	}
+	muxes := chooseMuxes(muxCandidates(base, target, muxGates|muxXors), w)
+	return base, muxes, func(i int) int { return w(i, &muxes[i]) }, nil
 }
 
 // rewriteCMux replaces every MUX root whose select is chosen by
@@ -150,14 +224,16 @@ func rewriteCMux(c *ir.Circuit, muxes []muxCand, chosen map[ir.NodeID]bool) (*ir
 	r, err := rebuildMapped(c, b, func(i ir.NodeID, m []ir.NodeID) ir.NodeID {
 		n := &c.Nodes[i]
 		if mc := &muxes[i]; mc.ok && chosen[mc.s] {
-			a, f := m[mc.a], m[mc.b]
-			if mc.na {
-				a = b.Not(a)
+			data := func(x, x2 ir.NodeID, neg bool, t uint8) ir.NodeID {
+				if x2 >= 0 {
+					return emitTable2(b, uint64(t), m[x], m[x2])
+				}
+				if neg {
+					return b.Not(m[x])
+				}
+				return m[x]
 			}
-			if mc.nb {
-				f = b.Not(f)
-			}
-			return b.CMux(b.Sel(m[mc.s]), a, f)
+			return b.CMux(b.Sel(m[mc.s]), data(mc.a, mc.a2, mc.na, mc.at), data(mc.b, mc.b2, mc.nb, mc.bt))
 		}
 		in = in[:0]
 		for _, x := range n.In {

@@ -15,12 +15,45 @@ import (
 // select is shared by the most roots, so groups come out as large as they
 // can. Selects and data literals are seen through NOT chains, with
 // MUX(¬s, a, b) = MUX(s, b, a).
+//
+// A node whose function the target cannot evaluate in one bootstrap (two,
+// then, as AND and XOR) is also a root when one cofactor on s is a literal
+// and the other a two-input function g: the CMux then reads a new gate g,
+// one bootstrap instead of two. Restoring division selects between r and
+// r - d as r ⊕ (¬b ∧ (d ⊕ c)), i.e. MUX(b, r, r ⊕ (d ⊕ c)): the
+// difference bit r ⊕ (d ⊕ c) is such a g.
+//
+// An XOR is a MUX too: s ⊕ x = MUX(s, ¬x, x). Non-restoring division
+// (Bristol's divide64) adds or subtracts the divisor in each row, as the
+// divisor bits XORed with the row's control bit, and each of these XORs
+// is a bootstrap where it feeds the adder's carry; as CMuxes on one select
+// per row they cost nothing.
 
-// muxCand is a MUX root: s ? (a ⊕ na) : (b ⊕ nb).
+// Kinds of MUX roots findMuxes reports besides plain MUX functions.
+const (
+	muxGates = 1 << iota // one cofactor a two-input gate (above)
+	muxXors              // s ⊕ x as MUX(s, ¬x, x)
+)
+
+// muxCand is a MUX root: s ? A : B with A = a ⊕ na, or the gate
+// at(a, a2) when a2 >= 0 (a two-input table, a least significant), and B
+// likewise.
 type muxCand struct {
 	s, a, b ir.NodeID
 	na, nb  bool
+	a2, b2  ir.NodeID
+	at, bt  uint8
+	xor     bool // an XOR root: a == b
 	ok      bool
+}
+
+// saving is the bootstraps the CMux saves on the root: a MUX is two, a
+// root with a gate cofactor still pays the gate.
+func (mc *muxCand) saving() int {
+	if mc.a2 >= 0 || mc.b2 >= 0 || mc.xor {
+		return 1
+	}
+	return 2
 }
 
 // cut3 is a cut of at most three leaves (sorted) and the root's function
@@ -37,8 +70,15 @@ const maxCuts3 = 8
 // proj3 are the three variables' truth tables over 8 minterms.
 var proj3 = [3]uint64{0xaa, 0xcc, 0xf0}
 
-// findMuxes returns, per node, the MUX decomposition chosen for it.
-func findMuxes(c *ir.Circuit) []muxCand {
+// findMuxes returns, per node, the MUX decomposition chosen for it, of
+// plain MUX functions and the given kinds (muxGates, muxXors); target says
+// which 3-input functions are one bootstrap (nil: none).
+func findMuxes(c *ir.Circuit, target LUTTarget, kinds int) []muxCand {
+	return chooseMuxes(muxCandidates(c, target, kinds), func(int, *muxCand) int { return 1 })
+}
+
+// muxCandidates returns every node's MUX decompositions (see findMuxes).
+func muxCandidates(c *ir.Circuit, target LUTTarget, kinds int) [][]muxCand {
 	n := len(c.Nodes)
 	cuts := make([][]cut3, n)
 	cands := make([][]muxCand, n)
@@ -88,29 +128,52 @@ func findMuxes(c *ir.Circuit) []muxCand {
 		merge(0, nil, nil)
 		cuts[i] = got
 		for _, ct := range got {
-			if ct.n != 3 {
-				continue
-			}
-			if mc, ok := muxOf(c, ct); ok {
-				cands[i] = append(cands[i], mc)
+			switch {
+			case ct.n == 3:
+				gates := kinds&muxGates != 0 &&
+					(target == nil || target.MaxLUTInputs() < 3 || !target.CanEvalLUT(uint64(ct.t), 3))
+				if mc, ok := muxOf(c, ct, gates); ok {
+					cands[i] = append(cands[i], mc)
+				}
+			case ct.n == 2 && kinds&muxXors != 0 && (ct.t == 0x6 || ct.t == 0x9):
+				for o := 0; o < 2; o++ {
+					s, sn := throughNots(c, ct.l[o])
+					x, xn := throughNots(c, ct.l[1-o])
+					inv := (ct.t == 0x9) != sn != xn // f = s ⊕ x ⊕ inv
+					if s != x {
+						cands[i] = append(cands[i], muxCand{s: s, a: x, na: !inv, b: x, nb: inv, a2: -1, b2: -1, xor: true, ok: true})
+					}
+				}
 			}
 		}
 	}
-	// The select shared by the most roots wins.
+	return cands
+}
+
+// chooseMuxes picks one decomposition per node: the one whose select has
+// the largest total weight over all roots (each root counting its best
+// candidate on that select), ties to the larger saving. Candidates of
+// weight 0 are never picked.
+func chooseMuxes(cands [][]muxCand, weight func(i int, mc *muxCand) int) []muxCand {
 	count := map[ir.NodeID]int{}
 	for i := range cands {
-		seen := map[ir.NodeID]bool{}
-		for _, mc := range cands[i] {
-			if !seen[mc.s] {
-				seen[mc.s] = true
-				count[mc.s]++
-			}
+		best := map[ir.NodeID]int{}
+		for j := range cands[i] {
+			mc := &cands[i][j]
+			best[mc.s] = max(best[mc.s], weight(i, mc))
+		}
+		for s, w := range best {
+			count[s] += w
 		}
 	}
-	out := make([]muxCand, n)
+	out := make([]muxCand, len(cands))
 	for i := range cands {
 		for _, mc := range cands[i] {
-			if !out[i].ok || count[mc.s] > count[out[i].s] {
+			if weight(i, &mc) <= 0 {
+				continue
+			}
+			if !out[i].ok || count[mc.s] > count[out[i].s] ||
+				(count[mc.s] == count[out[i].s] && mc.saving() > out[i].saving()) {
 				out[i] = mc
 			}
 		}
@@ -169,9 +232,10 @@ func evalCut3(op ir.Op, table uint64, isTable bool, leaves []ir.NodeID, pick []c
 	return ct, true
 }
 
-// muxOf recognises a 3-leaf function as a MUX up to negations and
+// muxOf recognises a 3-leaf function as a MUX up to negations (with
+// gates, also with one cofactor a two-input function, see above) and
 // normalises its select and data literals through NOT chains.
-func muxOf(c *ir.Circuit, ct cut3) (muxCand, bool) {
+func muxOf(c *ir.Circuit, ct cut3, gates bool) (muxCand, bool) {
 	t := uint64(ct.t)
 	for s := 0; s < 3; s++ {
 		var rest [2]int // the other two leaves, in order
@@ -182,12 +246,27 @@ func muxOf(c *ir.Circuit, ct cut3) (muxCand, bool) {
 				r++
 			}
 		}
-		p, np, ok1 := literal2(cofactor(t, 3, s, true))
-		q, nq, ok0 := literal2(cofactor(t, 3, s, false))
-		if !ok1 || !ok0 || p == q {
+		f1, f0 := cofactor(t, 3, s, true)&0xf, cofactor(t, 3, s, false)&0xf
+		p, np, ok1 := literal2(f1)
+		q, nq, ok0 := literal2(f0)
+		mc := muxCand{s: ct.l[s], a: ct.l[rest[p]], b: ct.l[rest[q]], na: np, nb: nq, a2: -1, b2: -1, ok: true}
+		switch {
+		case ok1 && ok0 && p != q:
+		case gates && ok1 && !ok0 && twoInput(f0):
+			mc.b, mc.b2, mc.bt, mc.nb = ct.l[rest[0]], ct.l[rest[1]], uint8(f0), false
+		case gates && ok0 && !ok1 && twoInput(f1):
+			mc.a, mc.a2, mc.at, mc.na = ct.l[rest[0]], ct.l[rest[1]], uint8(f1), false
+		default:
 			continue
 		}
-		mc := muxCand{s: ct.l[s], a: ct.l[rest[p]], b: ct.l[rest[q]], na: np, nb: nq, ok: true}
+		if mc.a2 >= 0 || mc.b2 >= 0 { // the gate's leaves stay as they are
+			var ns bool
+			if mc.s, ns = throughNots(c, mc.s); ns {
+				mc.a, mc.b, mc.na, mc.nb = mc.b, mc.a, mc.nb, mc.na
+				mc.a2, mc.b2, mc.at, mc.bt = mc.b2, mc.a2, mc.bt, mc.at
+			}
+			return mc, true
+		}
 		var ns bool
 		mc.s, ns = throughNots(c, mc.s)
 		mc.a, mc.na = throughNotsFlip(c, mc.a, mc.na)
@@ -201,6 +280,11 @@ func muxOf(c *ir.Circuit, ct cut3) (muxCand, bool) {
 		return mc, true
 	}
 	return muxCand{}, false
+}
+
+// twoInput reports whether a 2-variable table depends on both variables.
+func twoInput(t uint64) bool {
+	return cofactor(t, 2, 0, false) != cofactor(t, 2, 0, true) && cofactor(t, 2, 1, false) != cofactor(t, 2, 1, true)
 }
 
 // literal2 reports whether a 2-variable table is a literal: variable v,

@@ -388,7 +388,7 @@ func TestFindMuxesCones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	muxes := findMuxes(c)
+	muxes := findMuxes(c, p4Sum{}, 0)
 	for j, r := range roots {
 		mc := muxes[r]
 		if !mc.ok || mc.s != s {
@@ -403,5 +403,54 @@ func TestFindMuxesCones(t *testing.T) {
 	circuittest.Equivalent(t, c, d)
 	if countOp(d, ir.OpSel) != 1 || countOp(d, ir.OpCMux) != 4 {
 		t.Fatalf("%d SEL, %d CMUX, want 1, 4", countOp(d, ir.OpSel), countOp(d, ir.OpCMux))
+	}
+}
+
+// addRows builds rows of r = r + (d ⊕ q_row) mod 2^n (each row adds the
+// divisor or its complement, as non-restoring division does): the XORs of
+// d with a row's control bit feed the adder's carries.
+func addRows(t *testing.T, n, rows int) *ir.Circuit {
+	t.Helper()
+	b := ir.NewBuilder("rows")
+	r := b.Input("r", n, false)
+	d := b.Input("d", n, false)
+	q := b.Input("q", rows, false)
+	for row := 0; row < rows; row++ {
+		c := q[row] // + q: the two's complement when q = 1
+		next := make([]ir.NodeID, n)
+		for i := 0; i < n; i++ {
+			y := b.Xor(d[i], q[row])
+			next[i] = b.Xor(b.Xor(r[i], y), c)
+			c = b.Or(b.And(r[i], y), b.And(c, b.Xor(r[i], y)))
+		}
+		r = next
+	}
+	b.Output("o", n, false, r)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustPipeline(t, c)
+}
+
+// TestCMuxXorRows: the XORs with a row's control bit become CMuxes where
+// the cover bootstraps them (coverSavings), for fewer bootstraps.
+func TestCMuxXorRows(t *testing.T) {
+	c := addRows(t, 8, 4)
+	plain, err := LUTMap(p4Sum{}, 3).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := cmuxTarget{sb: 2, grow: 1}
+	d, err := LUTMap(tg, 3).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circuittest.Equivalent(t, c, d)
+	checkWithinBound(t, d, tg)
+	before, after := coverCost(p4Sum{})(plain), coverCost(tg)(d)
+	t.Logf("%d bootstraps without CMuxes, %d with (%d SEL, %d CMUX)", before, after, countOp(d, ir.OpSel), countOp(d, ir.OpCMux))
+	if countOp(d, ir.OpCMux) == 0 || after >= before {
+		t.Errorf("%d bootstraps with %d CMuxes, want CMuxes and fewer than %d", after, countOp(d, ir.OpCMux), before)
 	}
 }
