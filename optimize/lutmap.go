@@ -74,12 +74,13 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			// c with its shared-select MUXes as OpSel + OpCMux
 			// (lutmap_cmux.go), one input per grouping threshold.
 			cmuxFrom := len(inputs)
+			var plain0 *ir.Circuit // mapLUTs(c, target, k, 0), if computed
 			if st, ok := selectTarget(target); ok {
-				vs, err := cmuxVariants(c, st, target, k)
+				vs, p0, err := cmuxVariants(c, st, target, k)
 				if err != nil {
 					return nil, err
 				}
-				inputs = append(inputs, vs...)
+				inputs, plain0 = append(inputs, vs...), p0
 			}
 			// Linearised XOR cones are structural: where XORs and ANDs
 			// interleave (carry chains: mult64 9487 against 5984) the plain
@@ -95,7 +96,12 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			for i, in := range inputs {
 				for j, pk := range pars {
 					g.Go(func() (err error) {
-						d, err := mapLUTs(in, target, k, pk)
+						var d *ir.Circuit
+						if i == 0 && pk == 0 && plain0 != nil {
+							d = plain0
+						} else {
+							d, err = mapLUTs(in, target, k, pk)
+						}
 						if err == nil {
 							d, err = mergeMultiFor(d, target)
 						}

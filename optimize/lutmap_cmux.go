@@ -104,24 +104,35 @@ func lowerSelects(c *ir.Circuit) (*ir.Circuit, error) {
 }
 
 // cmuxVariants returns c rewritten with OpSel + OpCMux in up to three
-// ways (none if no select has enough MUXes): the groups whose roots save
-// more than the OpSel's price in a plain cover of c (every kind of root,
-// coverSavings), and the plain MUX functions grouped by size at two
-// thresholds. Compare-swap pairs left as MUXes are rewritten as well where
-// the target uses them (lutmap_muxpair.go).
-func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) ([]*ir.Circuit, error) {
+// ways: the groups whose roots save more than the OpSel's price in a
+// plain cover of c (every kind of root, coverSavings), and the plain MUX
+// functions grouped by size at two thresholds. Compare-swap pairs left as
+// MUXes are rewritten as well where the target uses them
+// (lutmap_muxpair.go). A rewrite whose saving estimated on the plain cover
+// is below minSaving of that cover's cost is not returned: mapping it
+// would cost compile time (AES: 3-4x) for a change within the noise of
+// the heuristic. plain is that plain cover emitted: mapLUTs(c, target, k,
+// 0), which LUTMap would otherwise compute again.
+func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out []*ir.Circuit, plain *ir.Circuit, err error) {
 	sb := st.SelectBootstraps()
-	var out []*ir.Circuit
+	cs, err := coverSavings(c, target, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	if plain, err = cs.m.emit(); err != nil {
+		return nil, nil, err
+	}
+	floor := max(1, int(minSaving*float64(coverCost(target)(plain))))
 	type rewrite struct {
 		in    *ir.Circuit
 		roots []ir.NodeID
 	}
 	var done []rewrite // the roots each input rewrote
-	add := func(in *ir.Circuit, muxes []muxCand, weight func(i int) int, min int) error {
+	add := func(in *ir.Circuit, muxes []muxCand, weight func(mc *muxCand) int, min int) error {
 		saving := map[ir.NodeID]int{} // per select: the bootstraps its CMuxes save
 		for i := range muxes {
 			if muxes[i].ok {
-				saving[muxes[i].s] += weight(i)
+				saving[muxes[i].s] += weight(&muxes[i])
 			}
 		}
 		chosen := map[ir.NodeID]bool{}
@@ -131,12 +142,16 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) ([]*i
 			}
 		}
 		var roots []ir.NodeID
+		est := -sb * len(chosen)
 		for i := range muxes {
 			if muxes[i].ok && chosen[muxes[i].s] {
 				roots = append(roots, ir.NodeID(i))
+				if in == cs.base {
+					est += cs.weight(i, &muxes[i])
+				}
 			}
 		}
-		if len(roots) == 0 {
+		if len(roots) == 0 || (in == cs.base && est < floor) {
 			return nil
 		}
 		for _, d := range done {
@@ -159,61 +174,66 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) ([]*i
 		out = append(out, r)
 		return nil
 	}
-	base, muxes, weight, err := coverSavings(c, target, k)
-	if err != nil {
-		return nil, err
+	muxes := chooseMuxes(muxCandidates(cs.base, target, muxGates|muxXors), cs.weight)
+	if err := add(cs.base, muxes, func(mc *muxCand) int { return cs.weight(int(mc.root), mc) }, sb+1); err != nil {
+		return nil, nil, err
 	}
-	if err := add(base, muxes, weight, sb+1); err != nil {
-		return nil, err
-	}
-	plain := findMuxes(c, target, 0)
+	lit := findMuxes(c, target, 0)
 	for _, min := range []int{sb + 1, 2*sb + 2} {
-		if err := add(c, plain, func(i int) int { return plain[i].saving() }, min); err != nil {
-			return nil, err
+		if err := add(c, lit, (*muxCand).saving, min); err != nil {
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, plain, nil
 }
 
-// coverSavings maps c plainly (no parity cuts) and weighs every MUX
-// candidate of every kind by what rewriting it saves in that cover: its
-// root's cut cost if the root is a cover node (else 0: the cover absorbed
-// it into a larger LUT), less the gate a gate root keeps, less one for
-// each select or data node the cover does not compute (it would have to).
-// It returns the circuit mapped (c with wide PARITY and LUT nodes split as
-// mapLUTs splits them), the chosen candidates and their weights.
-func coverSavings(c *ir.Circuit, target LUTTarget, k int) (*ir.Circuit, []muxCand, func(int) int, error) {
+// minSaving is the smallest estimated saving, relative to the plain
+// cover's cost, for which cmuxVariants returns a rewrite.
+const minSaving = 0.01
+
+// savings is a plain cover of base (c with wide PARITY and LUT nodes
+// split as mapLUTs splits them) and the weight of a MUX candidate in it.
+type savings struct {
+	base *ir.Circuit
+	m    *mapper
+	used []int
+}
+
+// coverSavings maps c plainly (no parity cuts, as mapLUTs with parK = 0).
+func coverSavings(c *ir.Circuit, target LUTTarget, k int) (*savings, error) {
 	base, err := splitWideParity(c, 0)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if base, err = expandLUTs(base, target, k); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	m := &mapper{c: base, target: target, k: max(k, 2)}
 	m.solve()
-	used := m.cover()
-	computed := func(x ir.NodeID) bool {
-		x, _ = throughNots(base, x)
-		return !base.Nodes[x].Op.IsGate() || used[x] > 0
+	return &savings{base: base, m: m, used: m.cover()}, nil
+}
+
+// weight is what rewriting candidate mc of root i saves in the cover: the
+// root's cut cost if the root is a cover node (else 0: the cover absorbed
+// it into a larger LUT), less the gate a gate root keeps, less one for
+// each select or data node the cover does not compute (it would have to).
+func (sv *savings) weight(i int, mc *muxCand) int {
+	if sv.used[i] == 0 || sv.m.best[i] < 0 {
+		return 0
 	}
-	w := func(i int, mc *muxCand) int {
-		if used[i] == 0 || m.best[i] < 0 {
-			return 0
+	s := int(sv.m.cuts[i][sv.m.best[i]].cost)
+	for _, x := range []ir.NodeID{mc.s, mc.a, mc.b, mc.a2, mc.b2} {
+		if x < 0 {
+			continue
 		}
-		s := int(m.cuts[i][m.best[i]].cost)
-		for _, x := range []ir.NodeID{mc.s, mc.a, mc.b, mc.a2, mc.b2} {
-			if x >= 0 && !computed(x) {
-				s--
-			}
-		}
-		if mc.a2 >= 0 || mc.b2 >= 0 {
+		if y, _ := throughNots(sv.base, x); sv.base.Nodes[y].Op.IsGate() && sv.used[y] == 0 {
 			s--
 		}
-		return s
 	}
-	muxes := chooseMuxes(muxCandidates(base, target, muxGates|muxXors), w)
-	return base, muxes, func(i int) int { return w(i, &muxes[i]) }, nil
+	if mc.a2 >= 0 || mc.b2 >= 0 {
+		s--
+	}
+	return s
 }
 
 // rewriteCMux replaces every MUX root whose select is chosen by

@@ -45,6 +45,7 @@ type muxCand struct {
 	at, bt  uint8
 	xor     bool // an XOR root: a == b
 	ok      bool
+	root    ir.NodeID
 }
 
 // saving is the bootstraps the CMux saves on the root: a MUX is two, a
@@ -145,6 +146,11 @@ func muxCandidates(c *ir.Circuit, target LUTTarget, kinds int) [][]muxCand {
 					}
 				}
 			}
+		}
+	}
+	for i := range cands {
+		for j := range cands[i] {
+			cands[i][j].root = ir.NodeID(i)
 		}
 	}
 	return cands
