@@ -1,0 +1,148 @@
+package optimize_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/backend"
+	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/optimize"
+	"github.com/hcc-fhe/hcc/runtime"
+)
+
+// TestCMuxEncrypted maps a mux-heavy circuit (max and argmax of four
+// 4-bit words: selects shared by 4-6 MUXes, chained through three rounds)
+// for the toy CMux set and runs it encrypted through the runtime and the
+// FHEW Backend: the mapping has OpSel and OpCMux nodes, and every output
+// decrypts to the plaintext evaluator's value.
+func TestCMuxEncrypted(t *testing.T) {
+	runCMuxEncrypted(t, argmax4(t))
+	runCMuxEncrypted(t, shiftRows(t, 24, 4))
+}
+
+// shiftRows is rows of MUXes on one select bit per row, each row's data
+// the previous row's outputs (bit i is s_r ? v_{i+1} : v_i): every output
+// is the end of a chain of rows CMuxes, long enough for refreshes.
+func shiftRows(t *testing.T, rows, width int) *ir.Circuit {
+	t.Helper()
+	b := ir.NewBuilder("shift")
+	cur := b.Input("v", width+rows, false)
+	s := b.Input("s", rows, false)
+	for r := 0; r < rows; r++ {
+		next := make([]ir.NodeID, len(cur)-1)
+		for i := range next {
+			next[i] = b.Mux(s[r], cur[i+1], cur[i])
+		}
+		cur = next
+	}
+	b.Output("o", width, false, cur)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// argmax4 is the max and argmax of four 4-bit words.
+func argmax4(t *testing.T) *ir.Circuit {
+	t.Helper()
+	b := ir.NewBuilder("argmax4")
+	v := make([][]ir.NodeID, 4)
+	for i := range v {
+		v[i] = b.Input("v"+string(rune('0'+i)), 4, false)
+	}
+	best, idx := v[0], []ir.NodeID{b.Const(false), b.Const(false)}
+	for j := 1; j < 4; j++ {
+		gt := b.Const(false) // v[j] > best, ripple from the LSB
+		for i := 0; i < 4; i++ {
+			gt = b.Or(b.AndNY(v[j][i], best[i]), b.And(b.Xnor(v[j][i], best[i]), gt))
+		}
+		nb := make([]ir.NodeID, 4)
+		for i := range nb {
+			nb[i] = b.Mux(gt, v[j][i], best[i])
+		}
+		best = nb
+		idx = []ir.NodeID{b.Mux(gt, b.Const(j&1 == 1), idx[0]), b.Mux(gt, b.Const(j>>1 == 1), idx[1])}
+	}
+	b.Output("m", 4, false, best)
+	b.Output("i", 2, false, idx)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// runCMuxEncrypted maps c for ToySignedCMux (which must use CMuxes) and
+// checks four encrypted runs against the plaintext evaluator.
+func runCMuxEncrypted(t *testing.T, c *ir.Circuit) {
+	t.Helper()
+	p, err := fhew.NewParamsInsecure(fhew.ToySignedCMux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := fhew.NewLUTTarget(p, -40)
+	if tg.SelectBootstraps() < 1 {
+		t.Fatal("the toy CMux set has no select gadget")
+	}
+	d, err := optimize.ForLUTs(tg, 6).Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := d.Stats()
+	if st.Count[ir.OpSel] == 0 || st.Count[ir.OpCMux] == 0 {
+		t.Fatalf("mapping has %d SEL, %d CMUX: no CMux groups", st.Count[ir.OpSel], st.Count[ir.OpCMux])
+	}
+	sk, err := fhew.NewSecretKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek, err := fhew.GenEvaluationKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := fhew.NewEvaluator(p, ek)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := fhew.NewEncryptor(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := fhew.NewBackendWithTarget(ev, tg)
+	rng := rand.New(rand.NewPCG(141, 142))
+	for trial := 0; trial < 4; trial++ {
+		bits := make([]uint64, d.NumInputBits())
+		in := make([]backend.Ciphertext, len(bits))
+		for j := range bits {
+			bits[j] = uint64(rng.IntN(2))
+			ct := fhew.NewCiphertext(p)
+			enc.Encrypt(int(bits[j]), ct)
+			in[j] = ct
+		}
+		out, _, err := runtime.Run(context.Background(), d, be, in, runtime.Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sk.DecryptBits(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.EvalBits(bits)
+		for j := range got {
+			if got[j] != (want[j]&1 == 1) {
+				t.Fatalf("trial %d output bit %d: decrypted %v, plaintext %d", trial, j, got[j], want[j]&1)
+			}
+		}
+	}
+	refreshes := 0
+	for i := range d.Nodes {
+		if n := &d.Nodes[i]; n.Op == ir.OpLUT && len(n.In) == 1 && n.Table == 0b10 {
+			refreshes++
+		}
+	}
+	t.Logf("%s on %s: %d bootstraps (%d SEL at %d, %d CMUX, %d refreshes), all outputs match",
+		c.Name, p.Name(), tg.CircuitBootstraps(d), st.Count[ir.OpSel], tg.SelectBootstraps(), st.Count[ir.OpCMux], refreshes)
+}
