@@ -71,17 +71,6 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 					inputs = append(inputs, r)
 				}
 			}
-			// c with its shared-select MUXes as OpSel + OpCMux
-			// (lutmap_cmux.go), one input per grouping threshold.
-			cmuxFrom := len(inputs)
-			var plain0 *ir.Circuit // mapLUTs(c, target, k, 0), if computed
-			if st, ok := selectTarget(target); ok {
-				vs, p0, err := cmuxVariants(c, st, target, k)
-				if err != nil {
-					return nil, err
-				}
-				inputs, plain0 = append(inputs, vs...), p0
-			}
 			// Linearised XOR cones are structural: where XORs and ANDs
 			// interleave (carry chains: mult64 9487 against 5984) the plain
 			// mapping's LUTs win, so both are mapped, concurrently, and
@@ -91,29 +80,50 @@ func LUTMap(target LUTTarget, maxInputs int) Pass {
 			if parK >= 3 {
 				pars = append(pars, parK)
 			}
-			out := make([]*ir.Circuit, len(inputs)*len(pars))
+			// Slot i·len(pars)+j is input i mapped with pars[j]; the CMux
+			// variants (lutmap_cmux.go: c with its shared-select MUXes as
+			// OpSel + OpCMux) follow the inputs.
+			st, cmux := selectTarget(target)
+			cmuxFrom := len(inputs)
+			out := make([]*ir.Circuit, (len(inputs)+maxCMuxVariants)*len(pars))
 			var g errgroup.Group
+			start := func(slot int, in *ir.Circuit, pk int, pre *ir.Circuit) {
+				g.Go(func() (err error) {
+					d := pre
+					if d == nil {
+						d, err = mapLUTs(in, target, k, pk)
+					}
+					if err == nil {
+						d, err = mergeMultiFor(d, target)
+					}
+					if err == nil && slot >= cmuxFrom*len(pars) {
+						// CMux noise: refresh or undo until every node is
+						// within its bound; nil if that fails (the
+						// variant then drops out).
+						d, err = fixCMuxNoise(d, st)
+					}
+					out[slot] = d
+					return err
+				})
+			}
 			for i, in := range inputs {
 				for j, pk := range pars {
-					g.Go(func() (err error) {
-						var d *ir.Circuit
-						if i == 0 && pk == 0 && plain0 != nil {
-							d = plain0
-						} else {
-							d, err = mapLUTs(in, target, k, pk)
-						}
-						if err == nil {
-							d, err = mergeMultiFor(d, target)
-						}
-						if err == nil && i >= cmuxFrom {
-							// CMux noise: refresh or undo until every node is
-							// within its bound; nil if that fails (the
-							// variant then drops out).
-							d, err = fixCMuxNoise(d, target.(SelectTarget))
-						}
-						out[i*len(pars)+j] = d
-						return err
-					})
+					if !(cmux && i == 0 && pk == 0) { // that one comes from cmuxVariants
+						start(i*len(pars)+j, in, pk, nil)
+					}
+				}
+			}
+			if cmux { // while the inputs above map
+				vs, plain0, err := cmuxVariants(c, st, target, k)
+				if err != nil {
+					g.Wait()
+					return nil, err
+				}
+				start(0, c, 0, plain0)
+				for v, in := range vs {
+					for j, pk := range pars {
+						start((cmuxFrom+v)*len(pars)+j, in, pk, nil)
+					}
 				}
 			}
 			if err := g.Wait(); err != nil {

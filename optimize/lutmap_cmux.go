@@ -187,6 +187,9 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 	return out, plain, nil
 }
 
+// maxCMuxVariants is the most rewrites cmuxVariants returns.
+const maxCMuxVariants = 3
+
 // minSaving is the smallest estimated saving, relative to the plain
 // cover's cost, for which cmuxVariants returns a rewrite.
 const minSaving = 0.01
