@@ -115,10 +115,21 @@ func TestCMuxTable(t *testing.T) {
 				refreshes++
 			}
 		}
+		// The longest chain of CMuxes through their data inputs (NOTs free).
+		chain, longest := make([]int, len(d.Nodes)), 0
+		for i := range d.Nodes {
+			switch n := &d.Nodes[i]; n.Op {
+			case ir.OpNot:
+				chain[i] = chain[n.In[0]]
+			case ir.OpCMux:
+				chain[i] = max(chain[n.In[1]], chain[n.In[2]]) + 1
+				longest = max(longest, chain[i])
+			}
+		}
 		before := float64(cmuxBefore[j.name])
-		t.Logf("%-20s STD128_T %6d × %.2f = %7.0f (%.3f of before; failure 2^%.1f%s) in %5.1fs | STD128_T_CMUX %6d = %7.0f (%.3f of before, %.3f of STD128_T; %d SEL, %d CMUX, %d refreshes; failure 2^%.1f%s, LUTs 2^%.0f) in %5.1fs",
+		t.Logf("%-20s STD128_T %6d × %.2f = %7.0f (%.3f of before; failure 2^%.1f%s) in %5.1fs | STD128_T_CMUX %6d = %7.0f (%.3f of before, %.3f of STD128_T; %d SEL, %d CMUX, chains up to %d, %d refreshes; failure 2^%.1f%s, LUTs 2^%.0f) in %5.1fs",
 			j.name, a[0].Bootstraps, a[0].Cost/float64(max(a[0].Bootstraps, 1)), a[0].Cost, a[0].Cost/before, a[0].Log2Failure, okMark(a[0].OK), mid.Sub(start).Seconds(),
-			b[0].Bootstraps, b[0].Cost, b[0].Cost/before, b[0].Cost/max(a[0].Cost, 1e-9), st.Count[ir.OpSel], st.Count[ir.OpCMux], refreshes,
+			b[0].Bootstraps, b[0].Cost, b[0].Cost/before, b[0].Cost/max(a[0].Cost, 1e-9), st.Count[ir.OpSel], st.Count[ir.OpCMux], longest, refreshes,
 			b[0].Log2Failure, okMark(b[0].OK), b[0].LUTFailureLog2, end.Sub(mid).Seconds())
 		if !b[0].OK && a[0].OK {
 			t.Errorf("%s: STD128_T_CMUX misses the failure target that STD128_T meets", j.name)
