@@ -7,6 +7,7 @@ import (
 
 	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	"github.com/hcc-fhe/hcc/internal/circuittest"
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/optimize"
 	"github.com/hcc-fhe/hcc/runtime"
@@ -145,4 +146,61 @@ func runCMuxEncrypted(t *testing.T, c *ir.Circuit) {
 	}
 	t.Logf("%s on %s: %d bootstraps (%d SEL at %d, %d CMUX, %d refreshes), all outputs match",
 		c.Name, p.Name(), tg.CircuitBootstraps(d), st.Count[ir.OpSel], tg.SelectBootstraps(), st.Count[ir.OpCMux], refreshes)
+}
+
+// TestCMuxRandomFHEW: random circuits with MUXes mapped for STD128_T_CMUX
+// stay equivalent, never cost more than on STD128_T (the same gates
+// without the gadget), and every node that reads a CMux is within the
+// target's bound by its own failure model.
+func TestCMuxRandomFHEW(t *testing.T) {
+	p, err := fhew.NewParams(fhew.STD128_T_CMUX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := fhew.NewParams(fhew.STD128_T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, plain := fhew.NewLUTTarget(p, -40), fhew.NewLUTTarget(q, -40)
+	rng := rand.New(rand.NewPCG(151, 152))
+	ops := []ir.Op{ir.OpMux, ir.OpMux, ir.OpMux, ir.OpAnd, ir.OpXor, ir.OpXor, ir.OpOr, ir.OpNot, ir.OpAndNY}
+	cmuxes := 0
+	for iter := 0; iter < 30; iter++ {
+		c := circuittest.Random(t, rng, circuittest.Config{Inputs: 4 + rng.IntN(20), Gates: 40 + rng.IntN(200), Outputs: 16, Ops: ops, Window: 8 * (iter % 2)})
+		d, err := optimize.ForLUTs(tg, 6).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := optimize.ForLUTs(plain, 6).Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		circuittest.Equivalent(t, c, d)
+		if a, b := tg.CircuitBootstraps(d), plain.CircuitBootstraps(e); a > b {
+			t.Fatalf("iteration %d: %d bootstraps on STD128_T_CMUX, %d on STD128_T", iter, a, b)
+		}
+		fail, err := tg.NodeFailureLog2(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range d.Nodes {
+			n := &d.Nodes[i]
+			if n.Op == ir.OpCMux {
+				cmuxes++
+			}
+			reads := n.Op == ir.OpSel || n.Op == ir.OpCMux
+			for _, f := range n.In {
+				for d.Nodes[f].Op == ir.OpNot {
+					f = d.Nodes[f].In[0]
+				}
+				reads = reads || d.Nodes[f].Op == ir.OpCMux
+			}
+			if reads && fail[i] > tg.NodeFailureBound(n.Op) {
+				t.Fatalf("iteration %d: node %d (%v) at 2^%.1f, over its bound", iter, i, n.Op, fail[i])
+			}
+		}
+	}
+	if cmuxes == 0 {
+		t.Fatal("no random circuit got a CMux")
+	}
 }
