@@ -58,7 +58,7 @@ func readCBSLiteral(r *reader) *cbs.ParamsLiteral {
 	}
 	c.Insecure = ins[0] == 1
 	c.LogN = int(r.u64())
-	c.Q0, c.Q1 = uint32(r.u64()), uint32(r.u64())
+	c.Q0, c.Q1 = r.u32(), r.u32()
 	c.Sigma = math.Float64frombits(r.u64())
 	c.LWEDim, c.LogQKS, c.LogBKS = int(r.u64()), int(r.u64()), int(r.u64())
 	for _, g := range []*cbs.Gadget{&c.BR, &c.Trace, &c.CBS} {

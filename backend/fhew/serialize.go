@@ -94,6 +94,16 @@ func (r *reader) u64() uint64 {
 	return 0
 }
 
+// u32 reads a u64 field that holds a 32-bit value (a modulus); larger
+// values are refused, so that every accepted file re-encodes to itself.
+func (r *reader) u32() uint32 {
+	v := r.u64()
+	if v > math.MaxUint32 && r.err == nil {
+		r.err = fmt.Errorf("%w: 32-bit field holds %#x", ErrKeyFormat, v)
+	}
+	return uint32(v)
+}
+
 func readLiteral(r *reader) ParamsLiteral {
 	var l ParamsLiteral
 	l.Name = string(r.take(int(r.u16())))
@@ -109,7 +119,7 @@ func readLiteral(r *reader) ParamsLiteral {
 	l.DropLowestDigit, l.Insecure = h[3]&1 != 0, h[3]&2 != 0
 	l.Sigma = math.Float64frombits(r.u64())
 	l.LWEDim, l.LWEModulus, l.LogN = int(r.u64()), int(r.u64()), int(r.u64())
-	l.Q = uint32(r.u64())
+	l.Q = r.u32()
 	l.LogBg, l.QKS, l.LogBKS, l.Window = int(r.u64()), int(r.u64()), int(r.u64()), int(r.u64())
 	l.Slots = int(r.u64())
 	if h[3]&flagCMux != 0 {

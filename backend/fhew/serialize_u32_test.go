@@ -1,0 +1,45 @@
+package fhew
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"testing"
+)
+
+// TestReadRefusesWideModulusFields: a key file whose 64-bit field for a
+// 32-bit modulus (the ring's Q, the CBS ring's Q0 and Q1) has high bits set,
+// checksum re-sealed, is refused instead of being read truncated (it would
+// re-encode to other bytes).
+func TestReadRefusesWideModulusFields(t *testing.T) {
+	p, err := ParamsByName("ToySignedCMux", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := NewSecretKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := sk.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, _ := p.CMuxParams()
+	cl := cp.Literal()
+	for _, q := range []uint32{p.Literal().Q, cl.Q0, cl.Q1} {
+		var field [8]byte
+		binary.LittleEndian.PutUint64(field[:], uint64(q))
+		at := bytes.Index(data, field[:])
+		if at < 0 {
+			t.Fatalf("modulus %d not found in the key file", q)
+		}
+		bad := bytes.Clone(data)
+		bad[at+5] ^= 0x40
+		body := bad[:len(bad)-sha256.Size]
+		sum := sha256.Sum256(body)
+		copy(bad[len(bad)-sha256.Size:], sum[:])
+		if _, err := ReadSecretKey(p, bytes.NewReader(bad)); err == nil {
+			t.Errorf("modulus field %d with high bits %#x accepted", q, bad[at+4:at+8])
+		}
+	}
+}
