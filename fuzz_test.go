@@ -9,13 +9,24 @@ import (
 // The decoders of untrusted bytes: each fuzz target checks that nothing
 // panics and that whatever is accepted is exactly a valid encoding (it
 // re-encodes to the same bytes), so that damaged input is never taken for
-// a different value. The seeds are valid encodings of toy-set values.
+// a different value. The seeds are valid encodings of toy-set values
+// (ToySigned, ToySignedCMux, ToyM17).
 
 // fuzzSeeds builds one program, key pair and ciphertext set per engine.
 func fuzzSeeds(f *testing.F) (progs, secrets, servers, cts [][]byte) {
 	f.Helper()
-	for _, tg := range []Target{toyFHEW, {Engine: "bgv", Params: "ToyM17", Insecure: true}} {
-		p, err := Compile(HDL(`circuit c(a: u2, b: u2) -> (y: u2, z: bit) { y = a ^ b; z = a[0] & b[1]; }`, ""), tg)
+	const gates = `circuit c(a: u2, b: u2) -> (y: u2, z: bit) { y = a ^ b; z = a[0] & b[1]; }`
+	for _, sd := range []struct {
+		tg  Target
+		src string
+	}{
+		{toyFHEW, gates},
+		{Target{Engine: "bgv", Params: "ToyM17", Insecure: true}, gates},
+		// The CMux set: key files with the CBS parts, a program with SEL/CMUX.
+		{toyCMux, `circuit c(s: bit, a: u4, b: u4) -> (y: u4) { y = s ? a : b; }`},
+	} {
+		tg := sd.tg
+		p, err := Compile(HDL(sd.src, ""), tg)
 		if err != nil {
 			f.Fatal(err)
 		}
