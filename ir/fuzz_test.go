@@ -18,7 +18,7 @@ func seedCircuits(t testing.TB) []*Circuit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []*Circuit{allOpsCircuit(t), oddCircuit(t), add}
+	return []*Circuit{allOpsCircuit(t), oddCircuit(t), add, selCircuit(t)}
 }
 
 // FuzzParseHIR checks that ReadHIR never panics and that whatever it accepts

@@ -9,7 +9,7 @@ import (
 // selCircuit builds 4 CMuxes on one select s (a ? : b, bitwise), one CMux
 // on a select computed by a gate (s ∧ a0), and outputs the select node
 // itself: inputs s (1 bit), a, b (4 bits each).
-func selCircuit(t *testing.T) *Circuit {
+func selCircuit(t testing.TB) *Circuit {
 	t.Helper()
 	b := NewBuilder("cmux")
 	s := b.Input("s", 1, false)[0]
