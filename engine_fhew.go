@@ -67,10 +67,27 @@ func (fhewEngine) ParamsHelp() string {
 		}
 		below = append(below, name)
 	}
-	return "fhew: 128-bit " + fmt.Sprint(fhew.SecureNames()) + ", default " + fhewDefaultParams +
+	return "fhew: 128-bit " + fmt.Sprint(fhew.SecureNames()) + cmuxHelp() + ", default " + fhewDefaultParams +
 		", or " + AutoParams + " (compile and run: the compiler maps the circuit on the 128-bit sets and keeps the cheapest within 2^-40 failure per run; the program records that set)" +
 		"; below 128 bits, for paper reproduction only (a warning is printed): " + strings.Join(below, ", ") +
 		"; insecure, with --insecure only: " + fmt.Sprint(fhew.InsecureNames()) + wideHelp()
+}
+
+// cmuxHelp names the 128-bit sets with the shared-select CMux gadget and
+// what they are for: otherwise a user sees one more name in the list and
+// no reason to pick it.
+func cmuxHelp() string {
+	var sets []string
+	for _, name := range fhew.SecureNames() {
+		if p, err := fhew.ParamsByName(name, false); err == nil && p.HasCMux() {
+			sets = append(sets, name)
+		}
+	}
+	if len(sets) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(sets, ", ") + ": a gate set plus the shared-select CMux gadget, for circuits whose MUXes share selects, " +
+		"such as comparators, max/argmax, sorting and division; a larger evaluation key; docs/fhew-cmux.md)"
 }
 
 func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {

@@ -297,3 +297,18 @@ func knownLiteralHighBytes(data []byte, ls []layer) map[int]bool {
 	mark(cbsFields + 2*8)                 // Q1
 	return known
 }
+
+// TestParamsHelpCMux: --params help says what the CMux sets are for and
+// where they are documented (the list alone gave no reason to pick one).
+func TestParamsHelpCMux(t *testing.T) {
+	e, err := LookupEngine("fhew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := e.ParamsHelp()
+	for _, want := range []string{"STD128_T_CMUX: a gate set plus the shared-select CMux gadget", "docs/fhew-cmux.md"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("ParamsHelp lacks %q: %s", want, h)
+		}
+	}
+}
