@@ -174,7 +174,7 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 		out = append(out, r)
 		return nil
 	}
-	muxes := chooseMuxes(muxCandidates(cs.base, target, muxGates|muxXors), cs.weight)
+	muxes := chooseMuxes(muxCandidates(cs.base, target, muxGates|muxXors|muxConsts), cs.weight)
 	if err := add(cs.base, muxes, func(mc *muxCand) int { return cs.weight(int(mc.root), mc) }, sb+1); err != nil {
 		return nil, nil, err
 	}
@@ -247,7 +247,10 @@ func rewriteCMux(c *ir.Circuit, muxes []muxCand, chosen map[ir.NodeID]bool) (*ir
 	r, err := rebuildMapped(c, b, func(i ir.NodeID, m []ir.NodeID) ir.NodeID {
 		n := &c.Nodes[i]
 		if mc := &muxes[i]; mc.ok && chosen[mc.s] {
-			data := func(x, x2 ir.NodeID, neg bool, t uint8) ir.NodeID {
+			data := func(x, x2 ir.NodeID, neg bool, t uint8, cst int8) ir.NodeID {
+				if cst != 0 {
+					return b.Const(cst == 2)
+				}
 				if x2 >= 0 {
 					return emitTable2(b, uint64(t), m[x], m[x2])
 				}
@@ -256,7 +259,7 @@ func rewriteCMux(c *ir.Circuit, muxes []muxCand, chosen map[ir.NodeID]bool) (*ir
 				}
 				return m[x]
 			}
-			return b.CMux(b.Sel(m[mc.s]), data(mc.a, mc.a2, mc.na, mc.at), data(mc.b, mc.b2, mc.nb, mc.bt))
+			return b.CMux(b.Sel(m[mc.s]), data(mc.a, mc.a2, mc.na, mc.at, mc.ca), data(mc.b, mc.b2, mc.nb, mc.bt, mc.cb))
 		}
 		in = in[:0]
 		for _, x := range n.In {

@@ -28,11 +28,16 @@ import (
 // divisor bits XORed with the row's control bit, and each of these XORs
 // is a bootstrap where it feeds the adder's carry; as CMuxes on one select
 // per row they cost nothing.
+//
+// So are the AND/OR family with a constant data input: s ∨ x = MUX(s, 1, x),
+// s ∧ x = MUX(s, x, 0). argmax's index update idx = gt ? j : idx is folded
+// to such gates on the same select gt as the value's MUXes.
 
 // Kinds of MUX roots findMuxes reports besides plain MUX functions.
 const (
-	muxGates = 1 << iota // one cofactor a two-input gate (above)
-	muxXors              // s ⊕ x as MUX(s, ¬x, x)
+	muxGates  = 1 << iota // one cofactor a two-input gate (above)
+	muxXors               // s ⊕ x as MUX(s, ¬x, x)
+	muxConsts             // s ∨ x = MUX(s, 1, x), s ∧ x = MUX(s, x, 0), ...
 )
 
 // muxCand is a MUX root: s ? A : B with A = a ⊕ na, or the gate
@@ -44,6 +49,7 @@ type muxCand struct {
 	a2, b2  ir.NodeID
 	at, bt  uint8
 	xor     bool // an XOR root: a == b
+	ca, cb  int8 // a constant data input: 1 for false, 2 for true (a or b is then -1)
 	ok      bool
 	root    ir.NodeID
 }
@@ -51,7 +57,7 @@ type muxCand struct {
 // saving is the bootstraps the CMux saves on the root: a MUX is two, a
 // root with a gate cofactor still pays the gate.
 func (mc *muxCand) saving() int {
-	if mc.a2 >= 0 || mc.b2 >= 0 || mc.xor {
+	if mc.a2 >= 0 || mc.b2 >= 0 || mc.xor || mc.ca != 0 || mc.cb != 0 {
 		return 1
 	}
 	return 2
@@ -72,7 +78,7 @@ const maxCuts3 = 8
 var proj3 = [3]uint64{0xaa, 0xcc, 0xf0}
 
 // findMuxes returns, per node, the MUX decomposition chosen for it, of
-// plain MUX functions and the given kinds (muxGates, muxXors); target says
+// plain MUX functions and the given kinds (muxGates, muxXors, muxConsts); target says
 // which 3-input functions are one bootstrap (nil: none).
 func findMuxes(c *ir.Circuit, target LUTTarget, kinds int) []muxCand {
 	return chooseMuxes(muxCandidates(c, target, kinds), func(int, *muxCand) int { return 1 })
@@ -134,6 +140,35 @@ func muxCandidates(c *ir.Circuit, target LUTTarget, kinds int) [][]muxCand {
 				gates := kinds&muxGates != 0 &&
 					(target == nil || target.MaxLUTInputs() < 3 || !target.CanEvalLUT(uint64(ct.t), 3))
 				if mc, ok := muxOf(c, ct, gates); ok {
+					cands[i] = append(cands[i], mc)
+				}
+			case ct.n == 2 && kinds&muxConsts != 0 && ct.t != 0x6 && ct.t != 0x9:
+				// Two-leaf functions of both leaves but XOR: one cofactor a
+				// constant, the other a literal of the other leaf.
+				for o := 0; o < 2; o++ {
+					f1, f0 := cofactor(uint64(ct.t), 2, o, true)&3, cofactor(uint64(ct.t), 2, o, false)&3
+					s, sn := throughNots(c, ct.l[o])
+					x, xn := throughNots(c, ct.l[1-o])
+					if s == x {
+						continue
+					}
+					if sn {
+						f1, f0 = f0, f1
+					}
+					mc := muxCand{s: s, a: x, b: x, a2: -1, b2: -1, ok: true}
+					data := func(f uint64, neg *bool, cst *int8, leaf *ir.NodeID) {
+						switch f {
+						case 0b00, 0b11:
+							*cst, *leaf = int8(f&1)+1, -1
+						default: // 0b10 = x, 0b01 = ¬x
+							*neg = (f == 0b01) != xn
+						}
+					}
+					if (f1 == 0b00 || f1 == 0b11) == (f0 == 0b00 || f0 == 0b11) {
+						continue // both constant or both literals: not this kind
+					}
+					data(f1, &mc.na, &mc.ca, &mc.a)
+					data(f0, &mc.nb, &mc.cb, &mc.b)
 					cands[i] = append(cands[i], mc)
 				}
 			case ct.n == 2 && kinds&muxXors != 0 && (ct.t == 0x6 || ct.t == 0x9):

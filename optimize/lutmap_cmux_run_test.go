@@ -21,6 +21,37 @@ import (
 func TestCMuxEncrypted(t *testing.T) {
 	runCMuxEncrypted(t, argmax4(t))
 	runCMuxEncrypted(t, shiftRows(t, 24, 4))
+	runCMuxEncrypted(t, multiplier(t, 6))
+}
+
+// multiplier is an n×n-bit array multiplier (partial products x_i ∧ y_j,
+// ripple adders): the partial products on y_j share a select.
+func multiplier(t *testing.T, n int) *ir.Circuit {
+	t.Helper()
+	b := ir.NewBuilder("mul")
+	x := b.Input("x", n, false)
+	y := b.Input("y", n, false)
+	acc := make([]ir.NodeID, 2*n)
+	for i := range acc {
+		acc[i] = b.Const(false)
+	}
+	for j := 0; j < n; j++ {
+		c := b.Const(false)
+		for i := 0; i < n; i++ {
+			p, a := b.And(x[i], y[j]), acc[i+j]
+			acc[i+j] = b.Xor(b.Xor(a, p), c)
+			c = b.Or(b.And(a, p), b.And(c, b.Xor(a, p)))
+		}
+		for k := j + n; k < 2*n; k++ {
+			acc[k], c = b.Xor(acc[k], c), b.And(acc[k], c)
+		}
+	}
+	b.Output("p", 2*n, false, acc)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // shiftRows is rows of MUXes on one select bit per row, each row's data
@@ -114,7 +145,7 @@ func runCMuxEncrypted(t *testing.T, c *ir.Circuit) {
 	}
 	be := fhew.NewBackendWithTarget(ev, tg)
 	rng := rand.New(rand.NewPCG(141, 142))
-	for trial := 0; trial < 4; trial++ {
+	for trial := 0; trial < 6; trial++ {
 		bits := make([]uint64, d.NumInputBits())
 		in := make([]backend.Ciphertext, len(bits))
 		for j := range bits {

@@ -454,3 +454,36 @@ func TestCMuxXorRows(t *testing.T) {
 		t.Errorf("%d bootstraps with %d CMuxes, want CMuxes and fewer than %d", after, countOp(d, ir.OpCMux), before)
 	}
 }
+
+// TestFindMuxesConsts: the AND/OR family on a select is a MUX with a
+// constant data input (muxConsts), and the rewrite computes the same.
+func TestFindMuxesConsts(t *testing.T) {
+	b := ir.NewBuilder("consts")
+	s := b.Input("s", 1, false)[0]
+	z := b.Input("z", 4, false)
+	roots := []ir.NodeID{
+		b.Or(s, z[0]),         // MUX(s, 1, z0)
+		b.AndNY(z[1], s),      // MUX(s, 0, z1)
+		b.Nand(s, z[2]),       // MUX(s, ¬z2, 1)
+		b.Nor(b.Not(s), z[3]), // MUX(s, ¬z3, 0)
+	}
+	b.Output("o", 4, false, roots)
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	muxes := findMuxes(c, p4Sum{}, muxConsts)
+	for j, r := range roots {
+		if mc := muxes[r]; !mc.ok || mc.s != s || (mc.ca == 0 && mc.cb == 0) {
+			t.Fatalf("root %d: %+v, want a MUX on s with a constant input", j, mc)
+		}
+	}
+	d, err := rewriteCMux(c, muxes, map[ir.NodeID]bool{s: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	circuittest.Equivalent(t, c, d)
+	if countOp(d, ir.OpSel) != 1 || countOp(d, ir.OpCMux) != 4 {
+		t.Fatalf("%d SEL, %d CMUX, want 1, 4", countOp(d, ir.OpSel), countOp(d, ir.OpCMux))
+	}
+}
