@@ -110,7 +110,7 @@ func lowerSelects(c *ir.Circuit) (*ir.Circuit, error) {
 // MUXes are rewritten as well where the target uses them
 // (lutmap_muxpair.go). A rewrite whose saving estimated on the plain cover
 // is below minSaving of that cover's cost is not returned: mapping it
-// would cost compile time (AES: 3-4x) for a change within the noise of
+// costs compile time (two more mappings) for a change within the noise of
 // the heuristic. plain is that plain cover emitted: mapLUTs(c, target, k,
 // 0), which LUTMap would otherwise compute again.
 func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out []*ir.Circuit, plain *ir.Circuit, err error) {
