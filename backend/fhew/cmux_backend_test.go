@@ -129,11 +129,22 @@ func checkWorkerCMux(t *testing.T, k *testKit) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	decrypted := map[ir.NodeID]bool{} // CMuxes whose output is decrypted (through NOTs)
+	for _, bus := range c.Outputs {
+		for _, id := range bus.Bits {
+			for c.Nodes[id].Op == ir.OpNot {
+				id = c.Nodes[id].In[0]
+			}
+			decrypted[id] = true
+		}
+	}
 	for i, n := range c.Nodes {
 		switch {
 		case n.Op == ir.OpSel && !(per[i] < -40 && per[i] > math.Inf(-1)):
 			t.Errorf("SEL node %d: NodeFailureLog2 %v", i, per[i])
-		case n.Op == ir.OpCMux && !math.IsInf(per[i], -1):
+		case n.Op == ir.OpCMux && decrypted[ir.NodeID(i)] && !(per[i] < -40 && per[i] > math.Inf(-1)):
+			t.Errorf("CMUX node %d (an output): NodeFailureLog2 %v, want its decryption's failure", i, per[i])
+		case n.Op == ir.OpCMux && !decrypted[ir.NodeID(i)] && !math.IsInf(per[i], -1):
 			t.Errorf("CMUX node %d: NodeFailureLog2 %v, want -Inf (no decision)", i, per[i])
 		}
 	}

@@ -25,7 +25,8 @@ import (
 type CircuitFailure struct {
 	// Bootstraps is the number of bootstraps the run performs.
 	Bootstraps int
-	// Log2Failure is log2 of Σ over bootstraps of their failure
+	// Log2Failure is log2 of Σ over bootstraps (and the decryptions of
+	// CMux outputs, which no bootstrap refreshed) of their failure
 	// probabilities, an upper bound on the probability that any output is
 	// wrong; -Inf when the circuit has no bootstraps.
 	Log2Failure float64
@@ -67,8 +68,9 @@ func (p Params) circuitFailure(c *ir.Circuit, perNode []float64) (CircuitFailure
 	src := make([]noiseSource, len(c.Nodes))
 	res := CircuitFailure{Log2Failure: math.Inf(-1), WorstLog2: math.Inf(-1), WorstNode: -1}
 	var sumTop, sumScaled float64 // Σ 2^l = 2^sumTop · sumScaled
-	add := func(l float64, id ir.NodeID) {
-		res.Bootstraps++
+	// decide adds one decision's failure l (log2) to the union bound;
+	// add counts it as a bootstrap of node id.
+	decide := func(l float64, id ir.NodeID) {
 		if perNode != nil {
 			perNode[id] = max(perNode[id], l)
 		}
@@ -84,6 +86,10 @@ func (p Params) circuitFailure(c *ir.Circuit, perNode []float64) (CircuitFailure
 		default:
 			sumScaled += math.Exp2(l - sumTop)
 		}
+	}
+	add := func(l float64, id ir.NodeID) {
+		res.Bootstraps++
+		decide(l, id)
 	}
 	// gate returns log2 P(failure) of one bootstrap on Σ w_i·in_i, where
 	// the inputs are the noise sources ins.
@@ -199,6 +205,28 @@ func (p Params) circuitFailure(c *ir.Circuit, perNode []float64) (CircuitFailure
 			add(gate(gatePlan(p, g).spec.Weights, x), id)
 		}
 		src[i], variance[i] = noiseSource{id: id, sign: 1}, m.Output
+	}
+	// A CMux output that is a circuit output (directly or through NOTs) is
+	// decrypted with the noise its chain accumulated, which no bootstrap
+	// checked: the decryption is a decision at margin 1/(2P) like a
+	// bootstrap's, so it joins the sum (not the bootstrap count) and the
+	// CMux's own perNode entry, which the mapper keeps within bound
+	// (optimize's fixCMuxNoise refreshes the chain). Every other output
+	// comes from a bootstrap, an encryption or a constant, whose decryption
+	// is far more reliable than the bootstraps already counted.
+	var decrypted map[ir.NodeID]bool
+	for _, bus := range c.Outputs {
+		for _, bit := range bus.Bits {
+			s := src[bit]
+			if s.id < 0 || c.Nodes[s.id].Op != ir.OpCMux || decrypted[s.id] {
+				continue
+			}
+			if decrypted == nil {
+				decrypted = map[ir.NodeID]bool{}
+			}
+			decrypted[s.id] = true
+			decide(log2GaussTail(p.margin()/math.Sqrt(variance[s.id])), s.id)
+		}
 	}
 	if sumScaled > 0 {
 		res.Log2Failure = sumTop + math.Log2(sumScaled)
