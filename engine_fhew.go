@@ -158,8 +158,8 @@ func (e fhewEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Ci
 func fhewPassSummary(c *ir.Circuit, target fhew.LUTTarget) string {
 	cost := target.Cost()
 	st := c.StatsFor(cost)
-	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, critical path %d nodes",
-		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
+	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY%s), bootstrap depth %d, critical path %d nodes",
+		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], selSummary(st), st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
 }
 
 func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
@@ -184,14 +184,24 @@ func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
 	return nil
 }
 
+// selSummary is ", n SEL, m CMUX" for a circuit that
+// uses the CMux gadget, else "": the bootstrap count alone does not show
+// that a SEL is priced at several bootstraps and a CMUX at none.
+func selSummary(st ir.Stats) string {
+	if st.Count[ir.OpSel] == 0 && st.Count[ir.OpCMux] == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d SEL, %d CMUX", st.Count[ir.OpSel], st.Count[ir.OpCMux])
+}
+
 func (fhewEngine) summary(src, d *ir.Circuit, s scheme, t Target) string {
 	if ws, ok := s.(*wideScheme); ok {
 		return ws.summary(d)
 	}
 	target := fhewLUTTarget(s.(*fhewScheme).p, t)
 	st := d.StatsFor(target.Cost())
-	return fmt.Sprintf("%d -> %d bootstraps (%d LUTs, %d PARITY), bootstrap depth %d, %s",
-		target.CircuitBootstraps(src), st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], st.CostDepth,
+	return fmt.Sprintf("%d -> %d bootstraps (%d LUTs, %d PARITY%s), bootstrap depth %d, %s",
+		target.CircuitBootstraps(src), st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], selSummary(st), st.CostDepth,
 		fhewPredictedFailure(target.Params(), d))
 }
 

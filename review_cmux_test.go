@@ -263,3 +263,25 @@ func TestCMuxFilesResealedMutations(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryCountsSel: the compile summary (printed by hcc compile -v, eval
+// and run, and kept in the .hcp) names the SEL and CMUX nodes of a CMux
+// mapping; plain mappings read as before.
+func TestSummaryCountsSel(t *testing.T) {
+	var passes []string
+	p, err := Compile(HDL(testCMuxMux, ""), toyCMux, ObservePasses(func(pass, summary string) { passes = append(passes, pass+": "+summary) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	want := fmt.Sprintf("PARITY, %d SEL, %d CMUX)", st.Count[ir.OpSel], st.Count[ir.OpCMux])
+	if !strings.Contains(p.Summary(), want) {
+		t.Errorf("summary %q lacks %q", p.Summary(), want)
+	}
+	if len(passes) == 0 || !strings.Contains(passes[len(passes)-1], want) {
+		t.Errorf("last pass line %q lacks %q", passes, want)
+	}
+	if q := mustCompile(t, HDL(testCMuxMux, ""), toyFHEW); strings.Contains(q.Summary(), "SEL") {
+		t.Errorf("plain set's summary %q names SEL", q.Summary())
+	}
+}
