@@ -45,10 +45,11 @@ func benchCommand() *command {
 		measureTable3: fhewbench.MeasureTable3, measureFigure2: fhewbench.MeasureFigure2With, measureCompare: fhewbench.CompareAtBest,
 		loadAverage: loadAverage, now: time.Now,
 	}
-	aes := &benchAESOptions{} // bench_aes.go
+	aes := &benchAESOptions{}                                     // bench_aes.go
+	gad := &benchGadgetOptions{measure: fhewbench.MeasureGadgets} // bench_gadgets.go
 	return &command{
-		name: "bench", args: "fhew|aes",
-		doc: "measure FHEW gate bootstrapping (Table 3, Figure 2 of the signed-key paper) or AES-128 under FHE (aes) on this machine",
+		name: "bench", args: "fhew|aes|gadgets",
+		doc: "measure FHEW gate bootstrapping (Table 3, Figure 2 of the signed-key paper), AES-128 under FHE (aes) or the FHEW gadgets in NANDs (gadgets) on this machine",
 		run: func(e *cmdEnv) error {
 			if e.args[0] == "aes" {
 				return runBenchAES(e, aes)
@@ -57,11 +58,15 @@ func benchCommand() *command {
 				o.progress = os.Stderr
 			}
 			o.commandLine = "hcc " + strings.Join(os.Args[1:], " ")
+			if e.args[0] == "gadgets" {
+				return runBenchGadgets(e, o, gad)
+			}
 			return runBench(e, o)
 		},
 		flags: func(fs *flag.FlagSet, _ *cmdEnv) {
 			aes.flags(fs)
-			fs.StringVar(&o.sets, "sets", "", "comma-separated parameter `sets` (default: every 128-bit set)")
+			gad.flags(fs)
+			fs.StringVar(&o.sets, "sets", "", "comma-separated parameter `sets` (default: every 128-bit set; gadgets: "+strings.Join(fhewbench.DefaultGadgetSets, ",")+")")
 			fs.StringVar(&o.methods, "methods", "Signed,LMKCDEY,GINX", "comma-separated blind-rotation `methods`; each runs on the sets it applies to")
 			fs.IntVar(&o.runs, "runs", 50, "timed NAND gates per row and per Figure 2 point")
 			fs.IntVar(&o.noise, "noise", 1000, "two-input gate sums (two bootstraps each) whose noise is measured per row; 0 skips")
@@ -69,7 +74,7 @@ func benchCommand() *command {
 			fs.StringVar(&o.figureSets, "figure2-sets", "STD128_LMKCDEY_G,STD128_T", "parameter `sets` of the Figure 2 sweep")
 			fs.StringVar(&o.windows, "windows", "1-12", "windows w of the Figure 2 sweep (`list`: 1,2,5 or 1-12)")
 			fs.IntVar(&o.compareRuns, "compare-runs", 300, "NAND gates per method in the interleaved head-to-head at the best windows")
-			fs.StringVar(&o.out, "out", ".", "write fhew-table3.csv, fhew-figure2.{csv,png}, fhew-compare.csv and fhew-bench.md to `DIR`")
+			fs.StringVar(&o.out, "out", ".", "write fhew-table3.csv, fhew-figure2.{csv,png}, fhew-compare.csv and fhew-bench.md (gadgets: gadgets.csv, gadgets.md) to `DIR`")
 			fs.IntVar(&o.threads, "threads", 1, "goroutines timing NAND gates on one shared evaluator (Table 3)")
 			fs.BoolVar(&o.insecure, "insecure", false, "allow the insecure Toy sets (for tests)")
 		},
@@ -162,7 +167,7 @@ func (pp *progressPrinter) done() {
 
 func runBench(e *cmdEnv, o *benchOptions) error {
 	if e.args[0] != "fhew" {
-		return fmt.Errorf("unknown benchmark %q (fhew or aes)", e.args[0])
+		return fmt.Errorf("unknown benchmark %q (fhew, aes or gadgets)", e.args[0])
 	}
 	if o.runs < 1 || o.noise < 0 || o.threads < 1 || o.compareRuns < 0 {
 		return fmt.Errorf("--runs and --threads must be positive, --noise and --compare-runs not negative")

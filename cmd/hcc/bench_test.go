@@ -68,7 +68,7 @@ func TestBenchFHEWErrors(t *testing.T) {
 		{[]string{"bench", "fhew", "--methods", "CGGI"}, 1, `unknown method "CGGI"`},
 		{[]string{"bench", "fhew", "--runs", "0"}, 1, "--runs and --threads must be positive"},
 		{[]string{"bench", "fhew", "--figure2", "--windows", "3-1"}, 1, "bad window list"},
-		{[]string{"bench"}, 2, "want one fhew|aes argument"},
+		{[]string{"bench"}, 2, "want one fhew|aes|gadgets argument"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
