@@ -76,3 +76,22 @@ func TestCMuxOutputDecryptionFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestCMuxLongChainNoise: the linear growth the output-decryption failure
+// rests on (variance fresh + k·CMuxAddedVariance) holds for long chains,
+// not only the depth 8 of TestCMuxNoise: 256 CMuxes on ToySignedCMux, 150
+// chains, within the chi-square band of checkCMuxNoise. (Measured once
+// with 300 chains: ratio 0.97 at depth 256, 0.91 at depth 1024.)
+func TestCMuxLongChainNoise(t *testing.T) {
+	k := kitFor(t, ToySignedCMux)
+	const count, depth = 150, 256
+	fresh := k.p.lit.Sigma * k.p.lit.Sigma / float64(k.p.qks) / float64(k.p.qks)
+	got := cmuxNoiseSample(t, k, count, depth)
+	want := fresh + depth*k.p.CMuxAddedVariance()
+	band := 4.5 * math.Sqrt(2/float64(count))
+	r := got / want
+	t.Logf("depth %d: σ %.4g (model %.4g), variance ratio %.3f, band [%.2f, %.2f]", depth, math.Sqrt(got), math.Sqrt(want), r, 0.75-band, 1+band)
+	if r > 1+band || r < 0.75-band {
+		t.Errorf("depth %d: measured variance %.4g, model %.4g (ratio %.3f)", depth, got, want, r)
+	}
+}
