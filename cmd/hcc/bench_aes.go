@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/signal"
 	goruntime "runtime"
+	"slices"
 	"strings"
 
+	"github.com/hcc-fhe/hcc/backend/fhew/fhewbench"
 	"github.com/hcc-fhe/hcc/bench/aesbench"
 )
 
@@ -18,6 +20,7 @@ type benchAESOptions struct {
 	rows, ring, fhewSet string
 	blocks, workers     int
 	out                 string
+	nandRounds          int // bench_aes_nand.go
 }
 
 // flags registers bench aes's flags on bench's flag set (bench fhew
@@ -33,6 +36,7 @@ func (a *benchAESOptions) flags(fs *flag.FlagSet) {
 	fs.IntVar(&a.blocks, "blocks", 0, "aes: at most `N` blocks per BGV evaluation (0: every slot)")
 	fs.IntVar(&a.workers, "workers", goruntime.GOMAXPROCS(0), "aes: worker goroutines (`N`)")
 	fs.StringVar(&a.out, "aes-out", "", "aes: also write the Markdown table to `FILE`")
+	fs.IntVar(&a.nandRounds, "nand-rounds", 10, "aes: with the fhew row, time 2×`N` NANDs of STD128_LOWFAIL_T (ToySigned for a toy set) just before and after the rows and report AES/NAND (0: skip)")
 }
 
 // runBenchAES measures the rows and prints the table on stdout, progress on
@@ -56,16 +60,45 @@ func runBenchAES(e *cmdEnv, a *benchAESOptions) error {
 			return err
 		}
 	}
+	if a.nandRounds < 0 {
+		return fmt.Errorf("--nand-rounds must be at least 0, got %d", a.nandRounds)
+	}
+	logf := func(f string, args ...any) { fmt.Fprintf(e.stderr, f+"\n", args...) }
+	var nand *aesNAND
+	if a.nandRounds > 0 && slices.Contains(rows, aesbench.FHEW) {
+		fhewSet := a.fhewSet
+		if fhewSet == "" {
+			fhewSet = aesbench.DefaultFHEWParams
+		}
+		nand = &aesNAND{set: aesNANDSet(fhewSet)}
+		var err error
+		if nand.before, err = measureAESNAND(nand.set, a.nandRounds); err != nil {
+			return fmt.Errorf("reference NAND: %w", err)
+		}
+		logf("reference NAND (%s): %.2f ms before the rows", nand.set, fhewbench.Median(nand.before.ReferenceMs))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := aesbench.Run(ctx, aesbench.Options{Rows: rows, Ring: a.ring, FHEWParams: a.fhewSet, Blocks: a.blocks, Threads: a.workers,
-		Log: func(f string, args ...any) { fmt.Fprintf(e.stderr, f+"\n", args...) }})
+	cpuDone := startAESCPU()
+	res, err := aesbench.Run(ctx, aesbench.Options{Rows: rows, Ring: a.ring, FHEWParams: a.fhewSet, Blocks: a.blocks, Threads: a.workers, Log: logf})
+	cpu := cpuDone()
 	if err != nil {
 		return err
+	}
+	if nand != nil {
+		if nand.after, err = measureAESNAND(nand.set, a.nandRounds); err != nil {
+			return fmt.Errorf("reference NAND: %w", err)
+		}
+		logf("reference NAND (%s): %.2f ms after the rows", nand.set, fhewbench.Median(nand.after.ReferenceMs))
 	}
 	var b strings.Builder
 	if err := aesbench.WriteMarkdown(&b, res, a.workers, loadAverage()); err != nil {
 		return err
+	}
+	for _, r := range res {
+		if r.Design == aesbench.FHEW && nand != nil {
+			writeAESRatio(&b, r.Latency, r.Params, a.workers, nand, cpu)
+		}
 	}
 	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
 		return err
