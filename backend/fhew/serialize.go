@@ -150,6 +150,9 @@ func openFile(p Params, data []byte, kind byte) (*reader, error) {
 		return nil, r.err
 	}
 	if !lit.sameScheme(p.lit) {
+		if lit.Name == p.lit.Name { // "key is for X, not X" would read as no reason at all
+			return nil, fmt.Errorf("%w: key names parameter set %q but a field of its literal differs from that set's (damaged, or the set changed since the key was made: make the key again)", ErrKeyFormat, lit.Name)
+		}
 		return nil, fmt.Errorf("%w: key is for parameter set %q, not %q", ErrKeyFormat, lit.Name, p.lit.Name)
 	}
 	return r, nil
