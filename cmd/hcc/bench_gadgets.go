@@ -31,7 +31,7 @@ type benchGadgetOptions struct {
 // flags registers bench gadgets's flags on bench's flag set (the other
 // benchmarks ignore them).
 func (g *benchGadgetOptions) flags(fs *flag.FlagSet) {
-	fs.IntVar(&g.rounds, "rounds", fhewbench.DefaultGadgetRounds, "gadgets: interleaved rounds (`N`), each timing every gadget once right after the reference NAND")
+	fs.IntVar(&g.rounds, "rounds", fhewbench.DefaultGadgetRounds, "gadgets: interleaved rounds (`N`), each timing every gadget once between two reference NANDs")
 	fs.StringVar(&g.ref, "ref", "STD128_LOWFAIL_T", "gadgets: the FHEW `set` whose NAND is the unit of every ratio")
 	fs.StringVar(&g.cbsSet, "cbs-set", cbs.STD128_CBS.Name, "gadgets: the circuit-bootstrapping `set` of the CBS and table rows (none: skip them)")
 	fs.StringVar(&g.cmx, "cmux-set", fhew.STD128_T_CMUX.Name, "gadgets: the FHEW `set` with the CMux gadget of the Select and CMux rows (none: skip them)")
