@@ -18,6 +18,9 @@ require (
 
 require github.com/hcc-fhe/hcc v0.0.0
 
-require gonum.org/v1/gonum v0.17.0 // indirect
+require (
+	golang.org/x/sync v0.25.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)
 
 replace github.com/hcc-fhe/hcc => ../../..
