@@ -147,7 +147,9 @@ func truncateLayer(data []byte, ls []layer, k, n int) []byte {
 // inside re-sealed (the file's, the FHEW key's and the CBS key's, and the
 // evaluation key's key id), so that the inner decoders (fhew's
 // cmux_serialize.go, cbs's serialize.go) see the damage: each must be an
-// error or re-encode to the same bytes, never a panic.
+// error or re-encode to the same bytes, never a panic. The evaluation
+// key's positions are sampled; HCC_CMUX_FILES_FULL=1 tries all of them
+// (~20 s).
 func TestCMuxFilesResealedMutations(t *testing.T) {
 	p := mustCompile(t, HDL(testCMuxMux, ""), toyCMux)
 	ck, sk := keysFor(t, p)
