@@ -141,23 +141,34 @@ func FuzzReadSecretKeyCMux(f *testing.F) {
 // FuzzReadEvaluationKeyCMux: ReadEvaluationKey on arbitrary bytes, seeded
 // with a CMux toy's evaluation key file, errors or returns a key with its
 // CMux parts; re-sealed inputs reach the decoders behind the checksum.
+// FuzzReadEvaluationKeyCMux damages a valid ToySignedCMux evaluation key
+// file (megabytes) by a small patch and an optional truncation, with the
+// checksum re-sealed, so the fuzzer's inputs stay small (the engine stalls on
+// multi-megabyte inputs) while every section of the decoder is reached. A
+// damaged file must be refused or decode to a key with its CMux parts.
+// About 250 executions per second on 2 cores: CI fuzz budget: 5000x.
 func FuzzReadEvaluationKeyCMux(f *testing.F) {
 	k := kitFor(f, ToySignedCMux)
 	data, err := k.ek.MarshalBinary()
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(data)
-	f.Add(reseal(data[:len(data)-sha256.Size-1000]))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, in := range [][]byte{b, reseal(b)} {
-			if len(in) < sha256.Size {
-				continue
-			}
-			ek, err := ReadEvaluationKey(k.p, bytes.NewReader(in))
-			if err == nil && (ek.cbs == nil || len(ek.lower) != k.p.lowerKeyLen()) {
-				t.Fatal("accepted a key without its CMux parts")
-			}
+	body := len(data) - sha256.Size
+	f.Add(uint32(0), []byte{}, uint32(0))             // the valid file
+	f.Add(uint32(body-1000), []byte{}, uint32(1000))  // truncated
+	f.Add(uint32(40), []byte{0xff, 0xff}, uint32(0))  // header field
+	f.Add(uint32(body/2), []byte{1, 2, 3}, uint32(0)) // inside a key
+	f.Fuzz(func(t *testing.T, at uint32, patch []byte, cut uint32) {
+		in := bytes.Clone(data[:body])
+		if len(patch) > 0 {
+			copy(in[int(at)%len(in):], patch)
+		}
+		in = in[:len(in)-int(cut)%len(in)]
+		sum := sha256.Sum256(in)
+		in = append(in, sum[:]...)
+		ek, err := ReadEvaluationKey(k.p, bytes.NewReader(in))
+		if err == nil && (ek.cbs == nil || len(ek.lower) != k.p.lowerKeyLen()) {
+			t.Fatal("accepted a key without its CMux parts")
 		}
 	})
 }
