@@ -226,7 +226,10 @@ func TestBGVKeyMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc := append([]byte(nil), sk.encoded...)
+	enc, err := sk.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
 	enc[len(enc)/2] ^= 1
 	h = fileHeader{kind: kindEvalKey, engine: "bgv", params: "ToyM257", key: keyIDOf(enc)}
 	_, err = UnmarshalServerKey(marshalKey(h, enc))
