@@ -30,6 +30,15 @@ type Engine interface {
 	Eval(ctx context.Context, p Program, k EvalKey, in []byte, threads int) ([]byte, error)
 }
 
+// KeyInspector is an Engine that can also read an evaluation key's id and
+// slot count from its header, verifying its checksum and refusing a secret
+// key like ParseKey, but without decoding the key. Submit uses it when the
+// engine has it: the submitter only uploads the key, and decoding it there
+// cost hcc submit 350 MB on STD128_T_CMUX; the workers decode it (ParseKey).
+type KeyInspector interface {
+	InspectKey(data []byte) (EvalKey, error)
+}
+
 // EvalKey is a parsed evaluation key.
 type EvalKey interface {
 	// ID is the key's id, the hash of its content.

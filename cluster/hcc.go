@@ -13,6 +13,9 @@ import (
 // ciphertext files.
 var HCC Engine = hccEngine{}
 
+// hccEngine reads key headers for Submit (hcc submit relies on it).
+var _ KeyInspector = hccEngine{}
+
 type hccEngine struct{}
 
 type hccKey struct {
@@ -36,13 +39,39 @@ func (p hccProgram) Circuit() string { return p.circuit }
 func (hccEngine) ParseKey(data []byte) (EvalKey, error) {
 	k, err := hcc.UnmarshalServerKey(data)
 	if err != nil {
-		if _, cerr := hcc.UnmarshalClientKey(data); cerr == nil {
-			return nil, errors.New("this is a secret (client) key: the cluster takes the evaluation key (eval.key); the secret key never leaves the client")
-		}
-		return nil, err
+		return nil, keyError(data, err)
 	}
 	return hccKey{k, keyID(k.KeyID())}, nil
 }
+
+// InspectKey reads a server key file's header (hcc.InspectServerKey): the
+// key's id and slots, without decoding the key. It refuses a client
+// (secret) key file like ParseKey.
+func (hccEngine) InspectKey(data []byte) (EvalKey, error) {
+	info, err := hcc.InspectServerKey(data)
+	if err != nil {
+		return nil, keyError(data, err)
+	}
+	return hccKeyHeader{info.Slots(), keyID(info.KeyID())}, nil
+}
+
+// keyError is err, or for a secret key file a message saying what the
+// cluster takes instead.
+func keyError(data []byte, err error) error {
+	if _, cerr := hcc.UnmarshalClientKey(data); cerr == nil {
+		return errors.New("this is a secret (client) key: the cluster takes the evaluation key (eval.key); the secret key never leaves the client")
+	}
+	return err
+}
+
+// hccKeyHeader is what InspectKey read: enough to submit, not to evaluate.
+type hccKeyHeader struct {
+	slots int
+	id    string
+}
+
+func (k hccKeyHeader) ID() string { return k.id }
+func (k hccKeyHeader) Slots() int { return k.slots }
 
 // ParseProgram parses a compiled program file (.hcp).
 func (hccEngine) ParseProgram(data []byte) (Program, error) {
