@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -96,5 +97,48 @@ func TestHCCInspectKey(t *testing.T) {
 		if perr == nil || ierr == nil || perr.Error() != ierr.Error() {
 			t.Errorf("%s: secret key: ParseKey %v, InspectKey %v", tg.Params, perr, ierr)
 		}
+	}
+}
+
+// TestWorkersShareKey: a worker made with ShareWith uses the other's
+// parsed keys (one decoded key per process, not one per worker: hcc serve
+// --workers 2 held two on STD128_T_CMUX) and its engine, and the jobs the
+// two evaluate, on one key from two goroutines, come out right.
+func TestWorkersShareKey(t *testing.T) {
+	j := newHCCJob(t, hcc.Target{Engine: "fhew", Params: "ToySigned", Insecure: true}, 6)
+	s := startTestServer(t, "", "", Tuning{})
+	defer s.Shutdown()
+	var parses atomic.Int32
+	w1, err := NewWorker(testConnect(t, s.URL()), WorkerConfig{Engine: parseCounting{HCC, &parses}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := NewWorker(testConnect(t, s.URL()), WorkerConfig{ShareWith: w1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w2.cache != w1.cache || w2.cfg.ShareWith != nil {
+		t.Fatal("the second worker has a cache of its own, or keeps the first alive")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	wctx, stop := context.WithCancel(ctx)
+	for _, w := range []*Worker{w1, w2} {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.Run(wctx) }()
+	}
+	defer func() { stop(); wg.Wait() }()
+	c := testConnect(t, s.URL())
+	out, _, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.check(out); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tasks: %d and %d", w1.Stats().Tasks, w2.Stats().Tasks)
+	if parses.Load() != 1 {
+		t.Errorf("the two workers decoded the key %d times, want 1", parses.Load())
 	}
 }

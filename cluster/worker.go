@@ -55,6 +55,13 @@ type WorkerConfig struct {
 	Name string
 	// Logf, if set, receives one line per task.
 	Logf func(format string, args ...any)
+	// ShareWith, if set, is another worker of this process whose parsed
+	// keys and programs (and CacheDir) this one uses, instead of decoding
+	// its own copy of each key (252 MB each on STD128_T_CMUX): a parsed
+	// key is immutable, and the Engine must allow Eval on one key from
+	// several goroutines (HCC does: hcc.ServerKey is safe for concurrent
+	// use). Engine and CacheDir are then the other worker's.
+	ShareWith *Worker
 
 	// progressEvery overrides the in-progress interval (tests: < 0 never).
 	progressEvery time.Duration
@@ -80,6 +87,11 @@ type Worker struct {
 
 // NewWorker returns a worker on c; Run starts it.
 func NewWorker(c *Client, cfg WorkerConfig) (*Worker, error) {
+	share := cfg.ShareWith
+	if share != nil {
+		cfg.ShareWith = nil // keep no chain of workers alive
+		cfg.Engine, cfg.CacheDir = share.cfg.Engine, share.cfg.CacheDir
+	}
 	if cfg.Engine == nil {
 		return nil, errors.New("worker: no engine")
 	}
@@ -90,6 +102,9 @@ func NewWorker(c *Client, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Name == "" {
 		host, _ := os.Hostname()
 		cfg.Name = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), nuid.Next()[16:])
+	}
+	if share != nil {
+		return &Worker{c: c, cfg: cfg, cache: share.cache}, nil
 	}
 	ca, err := newCache(cfg.CacheDir, cfg.Engine)
 	if err != nil {
