@@ -186,7 +186,7 @@ const exactRounds = 2
 func (m *mapper) recoverExactArea() {
 	used := m.cover()
 	for i := range m.c.Nodes {
-		if used[i] == 0 || m.best[i] < 0 {
+		if used[i] == 0 || m.best[i] < 0 || m.onlyCut(i) {
 			continue
 		}
 		m.derefCut(used, &m.cuts[i][m.best[i]])
@@ -205,6 +205,18 @@ func (m *mapper) recoverExactArea() {
 		m.best[i] = bestIdx
 		m.refCut(used, &m.cuts[i][bestIdx])
 	}
+}
+
+// onlyCut reports whether node i's best cut is its only feasible one (as
+// OpSel's, OpCMux's): nothing to choose, and its deref would walk a CMux
+// chain's whole exclusive cone back to its start (quadratic in its length).
+func (m *mapper) onlyCut(i int) bool {
+	for j := range m.cuts[i] {
+		if m.cuts[i][j].feasible && int32(j) != m.best[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // refCut references the leaves of ct, recursively pulling in the cuts of

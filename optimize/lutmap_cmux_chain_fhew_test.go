@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/backend/fhew"
@@ -90,5 +91,26 @@ func TestCMuxChainFHEW(t *testing.T) {
 		if got := countOp(d, ir.OpCMux); got != n {
 			t.Errorf("%d: %d CMUX, want all %d", n, got, n)
 		}
+	}
+}
+
+// BenchmarkCMuxChainLUTMap times LUTMap (ForLUTs' last pass, as hcc
+// compile --params STD128_T_CMUX runs it) on chains of n CMuxes then an
+// AND, F7's repro shape.
+func BenchmarkCMuxChainLUTMap(b *testing.B) {
+	p, err := fhew.NewParams(fhew.STD128_T_CMUX)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tg := fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2)
+	for _, n := range []int{4000, 12000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			c := cmuxChainAnd(b, n)
+			for b.Loop() {
+				if _, err := ForLUTs(tg, 3).Run(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -10,7 +10,7 @@ import (
 // cmuxChainAnd builds n CMuxes on one select, each choosing between the
 // previous one (a at the start) and b, then an AND of the chain's end and
 // a: the shape of finding F7's repro (chainand.hir).
-func cmuxChainAnd(t *testing.T, n int) *ir.Circuit {
+func cmuxChainAnd(t testing.TB, n int) *ir.Circuit {
 	t.Helper()
 	b := ir.NewBuilder("chainand")
 	s := b.Input("s", 1, false)[0]
