@@ -53,7 +53,8 @@ func fhewChainLimit(t *testing.T, tg fhew.LUTTarget, n int, fromInput bool) int 
 // TestCMuxChainFHEW: on STD128_T_CMUX's noise model (out var = max(var a,
 // var b) + CMuxAddedVariance, a refresh failing by its input's variance),
 // chains of 4000 and 12000 CMuxes then an AND get at most ceil(n/L) + 1
-// refreshes, L the longest chain the model allows (1312 at 2^-40),
+// refreshes, L the longest chain the model allows (1312 at 2^-40; a
+// tightened bound, as ChooseLUTSet sets, allows less),
 // and every node within its bound; equivalent. Before the spacing this
 // took 2481 and 10481 refreshes (finding F7), 12000 in ~263 s.
 func TestCMuxChainFHEW(t *testing.T) {
@@ -61,10 +62,16 @@ func TestCMuxChainFHEW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg := fhew.NewLUTTarget(p, -40)
+	for _, bound := range []float64{-40, -50} {
+		checkCMuxChainFHEW(t, fhew.NewLUTTarget(p, bound), bound)
+	}
+}
+
+// checkCMuxChainFHEW is TestCMuxChainFHEW at one LUT failure bound.
+func checkCMuxChainFHEW(t *testing.T, tg fhew.LUTTarget, bound float64) {
 	L, first := fhewChainLimit(t, tg, 4000, false), fhewChainLimit(t, tg, 4000, true)
 	if L < 100 {
-		t.Fatalf("L = %d: the model allows only short chains?", L)
+		t.Fatalf("2^%.0f: L = %d: the model allows only short chains?", bound, L)
 	}
 	for _, n := range []int{4000, 12000} {
 		c := cmuxChainAnd(t, n)
@@ -84,12 +91,13 @@ func TestCMuxChainFHEW(t *testing.T) {
 		}
 		// Fewer refreshes than lower leave a chain longer than first.
 		r, lower, upper := countRefreshes(d), (n+first-1)/first-1, (n+L-1)/L+1
-		t.Logf("%d CMuxes, L = %d (%d from inputs): %d refreshes (%d..%d), chains up to %d", n, L, first, r, lower, upper, longestCMuxChain(d))
+		t.Logf("2^%.0f, %d CMuxes, L = %d (%d from inputs): %d refreshes (%d..%d), chains up to %d",
+			bound, n, L, first, r, lower, upper, longestCMuxChain(d))
 		if r > upper || r < lower {
-			t.Errorf("%d: %d refreshes, want %d..%d", n, r, lower, upper)
+			t.Errorf("2^%.0f, %d: %d refreshes, want %d..%d", bound, n, r, lower, upper)
 		}
 		if got := countOp(d, ir.OpCMux); got != n {
-			t.Errorf("%d: %d CMUX, want all %d", n, got, n)
+			t.Errorf("2^%.0f, %d: %d CMUX, want all %d", bound, n, got, n)
 		}
 	}
 }
