@@ -3,6 +3,7 @@ package hcc
 import (
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 )
 
 // ClientKey is the secret side of a key pair: it encrypts inputs and
@@ -19,10 +20,14 @@ type ClientKey struct {
 // A ServerKey does not keep its encoding (on STD128_T_CMUX 96 MB beside
 // the 252 MB decoded key): MarshalBinary re-encodes the key, which the
 // engines' encodings make byte-identical (they are canonical: a decoder
-// accepts one encoding per key), and checks that against the key id.
+// accepts one encoding per key), and checks that against the key id. A
+// fresh key keeps the encoding its id was computed from until its first
+// MarshalBinary only (key generation writes the key at once; encoding it
+// again there would add 96 MB to hcc keygen's peak).
 type ServerKey struct {
 	keyInfo
-	ek serverKey
+	ek    serverKey
+	fresh atomic.Pointer[[]byte] // a new key's encoding, until MarshalBinary takes it
 }
 
 // keyInfo is what both halves of a key pair know about it.
@@ -103,7 +108,9 @@ func wrapKeys(e Engine, s scheme, sk secretKey, ek serverKey) (*ClientKey, *Serv
 		return nil, nil, err
 	}
 	info := keyInfo{engine: e, scheme: s, id: keyIDOf(enc)}
-	return &ClientKey{keyInfo: info, sk: sk}, &ServerKey{keyInfo: info, ek: ek}, nil
+	server := &ServerKey{keyInfo: info, ek: ek}
+	server.fresh.Store(&enc)
+	return &ClientKey{keyInfo: info, sk: sk}, server, nil
 }
 
 // MarshalBinary encodes the secret key as a key file (versioned,
@@ -118,11 +125,18 @@ func (k *ClientKey) MarshalBinary() ([]byte, error) {
 
 // MarshalBinary encodes the server key as a key file.
 func (k *ServerKey) MarshalBinary() ([]byte, error) {
+	if p := k.fresh.Swap(nil); p != nil {
+		return k.marshal(*p), nil
+	}
 	body, err := k.encode()
 	if err != nil {
 		return nil, err
 	}
-	return marshalKey(fileHeader{kind: kindEvalKey, engine: k.engine.Name(), params: k.scheme.name(), key: k.id}, body), nil
+	return k.marshal(body), nil
+}
+
+func (k *ServerKey) marshal(body []byte) []byte {
+	return marshalKey(fileHeader{kind: kindEvalKey, engine: k.engine.Name(), params: k.scheme.name(), key: k.id}, body)
 }
 
 // encode re-encodes the engine key. The key id hashes the encoding the key

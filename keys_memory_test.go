@@ -19,7 +19,9 @@ var keyMemorySets = []Target{
 	{Engine: "bgv", Params: "ToyM257", Insecure: true},
 }
 
-// serverKeyFile is a fresh server key of t's set, encoded.
+// serverKeyFile is a fresh server key of t's set, encoded. The first
+// MarshalBinary of a new key hands over the encoding its id was computed
+// from (and keeps it no longer); the second re-encodes it, to the same bytes.
 func serverKeyFile(t *testing.T, tg Target) []byte {
 	t.Helper()
 	_, sk, err := GenerateKeysFor(tg)
@@ -29,6 +31,16 @@ func serverKeyFile(t *testing.T, tg Target) []byte {
 	data, err := sk.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sk.fresh.Load() != nil {
+		t.Error("a new key keeps its encoding after MarshalBinary")
+	}
+	again, err := sk.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, data) {
+		t.Errorf("%s: a new key re-encodes differently (%d vs %d bytes)", tg.Params, len(again), len(data))
 	}
 	return data
 }
