@@ -74,6 +74,9 @@ func Eval(ctx context.Context, p *Program, k *ServerKey, in *Ciphertexts, opts E
 	if err := in.checkFor(p, &k.keyInfo, ctInputs); err != nil {
 		return nil, Stats{}, err
 	}
+	// A key that evaluates is not about to be written: a new key's
+	// encoding (96 MB on STD128_T_CMUX, hcc run) need not stay beside it.
+	k.fresh.Store(nil)
 	if opts.Threads == 0 {
 		opts.Threads = goruntime.GOMAXPROCS(0)
 	}

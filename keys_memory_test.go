@@ -2,6 +2,7 @@ package hcc
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -207,5 +208,50 @@ func TestInspectServerKey(t *testing.T) {
 				t.Error("a well-framed file whose body is not a key decoded")
 			}
 		})
+	}
+}
+
+// TestEvalDropsFreshEncoding: a new key that evaluates lets go of the
+// encoding it was made with (hcc run never writes its key), and writes the
+// same file afterwards.
+func TestEvalDropsFreshEncoding(t *testing.T) {
+	p := mustCompile(t, HDL(`circuit x(a: u2, b: u2) -> (c: u2) { c = a ^ b; }`, ""), Target{Engine: "fhew", Params: "ToySigned", Insecure: true})
+	ck, sk, err := GenerateKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sk.fresh.Load()
+	if want == nil {
+		t.Fatal("a new key has no encoding to hand over")
+	}
+	in, err := p.ParseInputs("a=1", "b=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cts, err := ck.Encrypt(p, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ck.Decrypt(p, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got[0]["c"][0].Int64(); c != 2 {
+		t.Errorf("1 ^ 3 = %d", c)
+	}
+	if sk.fresh.Load() != nil {
+		t.Error("the key keeps its encoding after Eval")
+	}
+	data, err := sk.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, _, body, err := readKeyBody("key", data, kindEvalKey)
+	if err != nil || !bytes.Equal(body, *want) || h.key != sk.KeyID() {
+		t.Errorf("the key written after Eval differs from the one it was made with (%v)", err)
 	}
 }
