@@ -283,7 +283,7 @@ func (s *fhewScheme) readSecretKey(body []byte) (secretKey, error) {
 }
 
 func (s *fhewScheme) readServerKey(body []byte) (serverKey, error) {
-	ek, err := fhew.ReadEvaluationKey(s.p, bytes.NewReader(body))
+	ek, err := fhew.UnmarshalEvaluationKey(s.p, body)
 	if err != nil {
 		return nil, err
 	}

@@ -224,6 +224,13 @@ func ReadEvaluationKey(p Params, rd io.Reader) (*EvaluationKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fhew: reading evaluation key: %w", err)
 	}
+	return UnmarshalEvaluationKey(p, data)
+}
+
+// UnmarshalEvaluationKey is ReadEvaluationKey on an encoding in memory,
+// without the copy a reader costs (io.ReadAll allocates 2.5 times the
+// 96 MB of a STD128_T_CMUX key). The key keeps no part of data.
+func UnmarshalEvaluationKey(p Params, data []byte) (*EvaluationKey, error) {
 	r, err := openFile(p, data, kindEvalKey)
 	if err != nil {
 		return nil, err
