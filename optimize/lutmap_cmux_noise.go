@@ -8,23 +8,26 @@ import "github.com/hcc-fhe/hcc/ir"
 // the chain's own output, fails too often. fixCMuxNoise fixes that in two
 // steps.
 //
-// Spacing (spaceRefreshes). A CMux's depth is the length of the longest
-// chain of CMuxes ending in it (through NOTs; a refresh starts a new
-// chain): 1 on data that are no CMuxes, 1 + the deeper data input's
-// depth otherwise. Every CMux adds the same noise, so a CMux's noise is
-// its chain start's plus depth times the CMux's, and the target's failures
-// grow with depth. For a depth limit D, one pass in topological order
-// refreshes a CMux of depth D exactly when a CMux reads it (greedy: as
-// late as possible, one refresh per D CMuxes of a chain) — a refresh is an
-// identity bootstrap, a 1-input OpLUT of table 0b10, inserted after the
-// CMux and read by every gate that read it (outputs keep the CMux). D is
-// the largest depth for which that circuit, with a refresh also before
-// every other gate reading a CMux of depth >= 2, has every CMux and every
-// refresh of depth >= 2 within its bound (one NodeFailureLog2 per probe,
-// binary search over D: O(n log n) for the whole circuit, where refreshing
-// one CMux per round took a round per CMux of a chain). A circuit whose
-// probe with no depth limit is within bound is left alone, so mappings
-// that needed no refresh before need none now (divide64's 63-row chains).
+// Spacing. A CMux's depth is the length of the longest chain of CMuxes
+// ending in it (through NOTs; a refresh starts a new chain): 1 on data that
+// are no CMuxes, 1 + the deeper data input's depth otherwise. Every CMux
+// adds the same noise, so a CMux's noise is its chain start's plus depth
+// times the CMux's, and the target's failures grow with depth. For a depth
+// limit D, one pass in topological order (cmuxDepths) refreshes a CMux of
+// depth D exactly when a CMux reads it (greedy: as late as possible, one
+// refresh per D CMuxes of a chain) — a refresh is an identity bootstrap, a
+// 1-input OpLUT of table 0b10, inserted after the CMux and read by every
+// gate that read it (outputs keep the CMux). spacingLimit finds the largest
+// D for which that circuit, with a refresh also before every other gate
+// reading a CMux of depth >= 2, has every CMux and every refresh of depth
+// >= 2 within its bound (one NodeFailureLog2 per probe, binary search over
+// D: O(n log n) for the whole circuit, where refreshing one CMux per round
+// took a round per CMux of a chain). A circuit whose probe with no depth
+// limit is within bound is not spaced, so mappings that needed no refresh
+// before need none now (divide64's 63-row chains). fixCMuxNoise then takes
+// the smallest D' <= D whose spaced and settled circuit has no more
+// refreshes than D's (binary search again): the same cost with the
+// refreshes spread evenly, so every chain ends further from its bound.
 //
 // Settling (settleCMuxNoise), the rule for what the spacing leaves, with
 // the target's failures recomputed each round until no offender of this
@@ -81,10 +84,52 @@ func fixCMuxNoise(c *ir.Circuit, st SelectTarget) (*ir.Circuit, error) {
 	if !anyOver {
 		return c, nil
 	}
-	if c, err = spaceRefreshes(c, st); err != nil {
+	limit, err := spacingLimit(c, st)
+	if err != nil || limit == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return settleCMuxNoise(c, st)
+	}
+	// The smallest limit whose settled circuit costs no more than limit's
+	// spreads the refreshes evenly (4000 CMuxes at limit 1312: 3
+	// refreshes, one every 1000 CMuxes), lowering every chain's failure at
+	// no cost; binary search, keeping only results as cheap.
+	settled := func(limit int) (*ir.Circuit, int, error) {
+		refresh := map[ir.NodeID]bool{}
+		cmuxDepths(c, limit, false, refresh)
+		d, err := applyCMuxFixes(c, refresh, nil)
+		if err == nil {
+			d, err = settleCMuxNoise(d, st)
+		}
+		if d == nil || err != nil {
+			return nil, 0, err
+		}
+		n := 0
+		for i := range d.Nodes {
+			if nd := &d.Nodes[i]; isRefresh(d, nd) || nd.Op == ir.OpMux {
+				n++ // an undone CMux (OpMux) costs a bootstrap more, like a refresh
+			}
+		}
+		return d, n, nil
+	}
+	best, want, err := settled(limit)
+	if err != nil || best == nil {
 		return nil, err
 	}
-	return settleCMuxNoise(c, st)
+	for l, h := 0, limit; h-l > 1; {
+		mid := l + (h-l)/2
+		d, n, err := settled(mid)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil && n <= want {
+			h, best, want = mid, d, n
+		} else {
+			l = mid
+		}
+	}
+	return best, nil
 }
 
 // cmuxDepths returns every CMux's depth in c (see above; 0 for other
@@ -143,16 +188,16 @@ func chainsWithin(c *ir.Circuit, st SelectTarget) (bool, error) {
 	return true, nil
 }
 
-// spaceRefreshes returns c with a refresh after every CMux of depth D that
-// a CMux reads, D the largest depth limit whose probe is within bound (see
-// above), or c itself if the probe without a limit is.
-func spaceRefreshes(c *ir.Circuit, st SelectTarget) (*ir.Circuit, error) {
+// spacingLimit returns the largest depth limit in [1, the longest chain)
+// whose probe is within bound (see above), or 0 if the probe without a
+// limit is (no spacing needed).
+func spacingLimit(c *ir.Circuit, st SelectTarget) (int, error) {
 	maxDepth := 0
 	for _, d := range cmuxDepths(c, 0, false, nil) {
 		maxDepth = max(maxDepth, d)
 	}
 	if maxDepth < 2 {
-		return c, nil
+		return 0, nil
 	}
 	probe := func(limit int) (bool, error) {
 		refresh := map[ir.NodeID]bool{}
@@ -164,16 +209,15 @@ func spaceRefreshes(c *ir.Circuit, st SelectTarget) (*ir.Circuit, error) {
 		return chainsWithin(p, st)
 	}
 	if ok, err := probe(0); err != nil || ok {
-		return c, err
+		return 0, err
 	}
-	// Largest limit in [1, maxDepth) whose probe is within bound; 1 is
-	// (every refresh then reads a CMux of depth 1).
+	// 1 is within bound: every refresh then reads a CMux of depth 1.
 	lo, hi := 1, maxDepth
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		ok, err := probe(mid)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if ok {
 			lo = mid
@@ -181,9 +225,7 @@ func spaceRefreshes(c *ir.Circuit, st SelectTarget) (*ir.Circuit, error) {
 			hi = mid
 		}
 	}
-	refresh := map[ir.NodeID]bool{}
-	cmuxDepths(c, lo, false, refresh)
-	return applyCMuxFixes(c, refresh, nil)
+	return lo, nil
 }
 
 // settleCMuxNoise is the settling step (see above).
