@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/internal/circuittest"
@@ -131,5 +132,61 @@ func TestCMuxChainTree(t *testing.T) {
 	t.Logf("tree: %d refreshes, %d CMUX", r, countOp(d, ir.OpCMux))
 	if r < 18 || r > 24 {
 		t.Errorf("%d refreshes, want 18..24", r)
+	}
+}
+
+// TestCMuxChainRandomDAG: random DAGs of CMuxes on three selects (data
+// from any earlier value, NOTs and gates between, so chains branch and
+// merge at every depth), with grow 1 and 2 on the level model: the fixed
+// circuit is equivalent, within the bound everywhere, no chain is longer
+// than the model allows, and each CMux is kept, refreshed at most once or
+// undone.
+func TestCMuxChainRandomDAG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(171, 172))
+	for trial := range 40 {
+		b := ir.NewBuilder("dag")
+		v := b.Input("v", 6, false)
+		s := b.Input("s", 3, false)
+		sels := []ir.NodeID{b.Sel(s[0]), b.Sel(s[1]), b.Sel(s[2])}
+		vals := append([]ir.NodeID(nil), v...)
+		pick := func() ir.NodeID { return vals[len(vals)-1-rng.IntN(min(len(vals), 12))] }
+		for range 60 + rng.IntN(200) {
+			var x ir.NodeID
+			switch r := rng.IntN(10); {
+			case r < 7:
+				x = b.CMux(sels[rng.IntN(3)], pick(), pick())
+			case r < 8:
+				x = b.Not(pick())
+			case r < 9:
+				x = b.And(pick(), pick())
+			default:
+				x = b.Xor(pick(), pick())
+			}
+			vals = append(vals, x)
+		}
+		outs := []ir.NodeID{vals[len(vals)-1], vals[len(vals)-2], b.And(vals[len(vals)-3], pick())}
+		b.Output("o", len(outs), false, outs)
+		c, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grow := 1 + trial%2
+		tg := cmuxTarget{sb: 3, grow: grow}
+		d, err := fixCMuxNoise(c, tg)
+		if err != nil || d == nil {
+			t.Fatalf("trial %d: fixCMuxNoise = %v, %v", trial, d, err)
+		}
+		circuittest.Equivalent(t, c, d)
+		checkWithinBound(t, d, tg)
+		if trial < 4 {
+			t.Logf("trial %d (grow %d): %d CMuxes, chains up to %d: %d refreshes, %d undone", trial, grow,
+				countOp(c, ir.OpCMux), longestCMuxChain(c), countRefreshes(d), countOp(d, ir.OpMux))
+		}
+		if got, limit := longestCMuxChain(d), 3/grow; got > limit {
+			t.Errorf("trial %d (grow %d): chains up to %d CMuxes, over %d", trial, grow, got, limit)
+		}
+		if r, n := countRefreshes(d), countOp(c, ir.OpCMux); r+countOp(d, ir.OpMux) > n {
+			t.Errorf("trial %d: %d refreshes and %d MUX for %d CMuxes", trial, r, countOp(d, ir.OpMux), n)
+		}
 	}
 }
