@@ -123,7 +123,8 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 	if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, st, err
 	}
-	if err == nil && rec.Published {
+	found := err == nil
+	if found && rec.Published {
 		st.Resumed = true
 	} else {
 		t0 := time.Now()
@@ -145,7 +146,13 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 		if len(sizes) != len(parts) {
 			return nil, st, fmt.Errorf("split: %d parts but %d sizes", len(parts), len(sizes))
 		}
-		rec = jobRecord{Job: job, Key: k.ID(), Program: p.ID(), Tasks: len(parts), Instances: b.Instances, Created: time.Now().UTC()}
+		created := time.Now().UTC()
+		if found {
+			// An unpublished record (this submitter crashed while
+			// publishing): its tasks keep their message ids.
+			created = rec.Created
+		}
+		rec = jobRecord{Job: job, Key: k.ID(), Program: p.ID(), Tasks: len(parts), Instances: b.Instances, Created: created}
 		if err := c.putJob(ctx, rec); err != nil {
 			return nil, st, err
 		}
@@ -160,8 +167,11 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 			first += sizes[i]
 			data, _ := json.Marshal(t)
 			// The message id makes a republished task (after a crash of this
-			// submitter) a no-op within the stream's duplicate window.
-			if _, err := c.js.Publish(ctx, TaskSubjectPrefix+job, data, jetstream.WithMsgID(resultKey(job, i))); err != nil {
+			// submitter) a no-op within the stream's duplicate window. It
+			// names the record's creation too: the same job submitted again
+			// after it was deleted is new work, not a duplicate.
+			msgID := fmt.Sprintf("%s@%d", resultKey(job, i), created.UnixNano())
+			if _, err := c.js.Publish(ctx, TaskSubjectPrefix+job, data, jetstream.WithMsgID(msgID)); err != nil {
 				return nil, st, fmt.Errorf("publish task %d: %v", i, err)
 			}
 		}

@@ -142,3 +142,31 @@ func TestWorkersShareKey(t *testing.T) {
 		t.Errorf("the two workers decoded the key %d times, want 1", parses.Load())
 	}
 }
+
+// TestSubmitAgainAfterDelete: the same job (same key, program, input and
+// task size: the same job id) submitted again after it finished and was
+// deleted runs again. Its tasks were dropped as duplicates of the first
+// run's messages (their message ids, inside the stream's 10-minute
+// duplicate window), and the second submission waited forever.
+func TestSubmitAgainAfterDelete(t *testing.T) {
+	j := newHCCJob(t, hcc.Target{Engine: "fhew", Params: "ToySigned", Insecure: true}, 2)
+	s := startTestServer(t, "", "", Tuning{})
+	defer s.Shutdown()
+	startWorkers(t, s.URL(), 1, WorkerConfig{Engine: HCC})
+	c := testConnect(t, s.URL())
+	for round := range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		out, st, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: 1})
+		if err != nil {
+			cancel()
+			t.Fatalf("submission %d: %v", round+1, err)
+		}
+		if err := j.check(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.DeleteJob(ctx, st.JobID); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+}
