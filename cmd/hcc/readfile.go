@@ -36,10 +36,15 @@ func readLimited(path, what string, limit int64, regularOnly bool) ([]byte, erro
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-		return nil, fmt.Errorf("%s %s is %d bytes, more than the %d hcc reads", what, path, st.Size(), limit)
-	}
 	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > limit {
+			return nil, fmt.Errorf("%s %s is %d bytes, more than the %d hcc reads", what, path, st.Size(), limit)
+		}
+		// Room for the whole file (and the MinRead that ends ReadFrom):
+		// growing by doubling would allocate twice a 96 MB key.
+		buf.Grow(int(st.Size()) + bytes.MinRead)
+	}
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, fmt.Errorf("reading %s %s: %w", what, path, err)
 	}
