@@ -53,7 +53,7 @@
 //
 // Before running, a caller can weigh a program: Program.FailureLog2 (and
 // FailureWarning above 2^MaxFailureLog2) is FHEW's predicted failure per
-// run; Program.EstimateMemory is BGV's peak memory, before any key is made
+// run; Program.EstimateMemory is a run's peak memory (every engine), before any key is made
 // (hcc run/eval/encrypt refuse 1.5 times it above the memory available
 // unless --force). Source.MemoryBudget bounds HDL elaboration.
 //

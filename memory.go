@@ -45,18 +45,20 @@ type memoryScheme interface {
 }
 
 // EstimateMemory predicts the peak memory of running p as o says, before
-// any key is made, so that a caller can refuse a run that cannot fit. ok
-// is false when the engine gives no estimate (FHEW's gate sets, whose keys
-// and ciphertexts are small and fixed per set; the wide-table sets, whose
-// 16 KiB bits make a large batch the risk, give one).
+// any key is made, so that a caller can refuse a run that cannot fit.
+// Every engine gives one (BGV, the FHEW gate sets: engine_fhew_memory.go,
+// the wide-table sets: engine_fhew_wide_memory.go); ok is false only for
+// an engine without one.
 func (p *Program) EstimateMemory(o MemoryOptions) (est MemoryEstimate, ok bool, err error) {
 	ms, ok := p.scheme.(memoryScheme)
 	if !ok {
 		return MemoryEstimate{}, false, nil
 	}
-	// A wide-table set prices encryption from the interface alone (the
-	// input and output bits), as hcc encrypt compiles it.
-	if _, wide := ms.(*wideScheme); p.interfaceOnly && !(wide && o.EncryptOnly) {
+	// The FHEW sets price encryption from the interface alone (the input
+	// bits), as hcc encrypt compiles it.
+	_, wide := ms.(*wideScheme)
+	_, gate := ms.(*fhewScheme)
+	if p.interfaceOnly && !((wide || gate) && o.EncryptOnly) {
 		return MemoryEstimate{}, false, fmt.Errorf("%s was compiled with InterfaceOnly: no memory estimate", p.originName())
 	}
 	est, err = ms.estimateMemory(p, o)

@@ -54,7 +54,7 @@ func TestInsecureProgramFile(t *testing.T) {
 }
 
 // TestEstimateMemory: BGV programs are priced before keygen (more threads,
-// more packs cost more); FHEW gives no estimate (F5).
+// more packs cost more); so are FHEW's (F5; engine_fhew_memory_test.go).
 func TestEstimateMemory(t *testing.T) {
 	p := mustCompile(t, HDL(testAdder, ""), toyBGV)
 	one, ok, err := p.EstimateMemory(MemoryOptions{Threads: 1})
@@ -68,8 +68,10 @@ func TestEstimateMemory(t *testing.T) {
 		t.Errorf("estimates: 1 thread %d, 4 threads %d, 3 packs %d, encrypt %d", one.Total, four.Total, packs.Total, enc.Total)
 	}
 	f := mustCompile(t, HDL(testAdder, ""), toyFHEW)
-	if _, ok, err := f.EstimateMemory(MemoryOptions{}); ok || err != nil {
-		t.Errorf("fhew estimate: ok %v, err %v", ok, err)
+	fe, ok, err := f.EstimateMemory(MemoryOptions{})
+	fp, _, _ := f.EstimateMemory(MemoryOptions{Packs: 50})
+	if !ok || err != nil || fe.Total <= 0 || fp.Total <= fe.Total {
+		t.Errorf("fhew estimate: %+v, 50 instances %d, ok %v, err %v", fe, fp.Total, ok, err)
 	}
 }
 

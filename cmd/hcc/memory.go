@@ -42,10 +42,10 @@ var memAvailable = func() (int64, bool) {
 
 // forceMemoryFlag registers --force on run, eval and encrypt.
 func forceMemoryFlag(fs *flag.FlagSet, w *workflowFlags) {
-	fs.BoolVar(&w.forceMemory, "force", false, "bgv and wide-table sets: run even when the estimated peak memory exceeds the memory available")
+	fs.BoolVar(&w.forceMemory, "force", false, "run even when the estimated peak memory exceeds the memory available")
 }
 
-// checkMemory prints the program's memory estimate (BGV, wide-table sets) on stderr and
+// checkMemory prints the program's memory estimate (every engine's) on stderr and
 // refuses the run, before any key is made, when memoryMargin times it
 // exceeds the available memory, unless --force.
 func checkMemory(e *cmdEnv, w *workflowFlags, p *hcc.Program, o hcc.MemoryOptions) error {

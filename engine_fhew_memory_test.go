@@ -1,0 +1,134 @@
+package hcc
+
+import (
+	"context"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hcc-fhe/hcc/backend/fhew"
+)
+
+// TestMemFHEWKeyBytes checks fhewEvalKeyBytes against the in-memory size
+// of real keys on every toy set (Signed, LMKCDEY, GINX, CMux).
+func TestMemFHEWKeyBytes(t *testing.T) {
+	cmux := 0
+	for _, name := range fhew.InsecureNames() {
+		p, err := fhew.ParamsByName(name, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.HasCMux() {
+			cmux++
+		}
+		sk, err := fhew.NewSecretKey(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ek, err := fhew.GenEvaluationKey(sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, total := ek.SizeBytes(); int64(total) != fhewEvalKeyBytes(p) {
+			t.Errorf("%s: key of %d bytes, formula %d", name, total, fhewEvalKeyBytes(p))
+		}
+	}
+	if cmux == 0 {
+		t.Error("no toy set with the CMux gadget checked")
+	}
+}
+
+// TestMemFHEWLiveWidth checks the live-width simulation on a chain (one
+// value at a time plus the output) and on a fan-out (every value live).
+func TestMemFHEWLiveWidth(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		lo   int
+		hi   int
+		sels bool
+	}{
+		{"circuit f(a: u8) -> (y: bit) { y = a[0] & a[1] & a[2] & a[3] & a[4] & a[5] & a[6] & a[7]; }\n", 1, 3, false},
+		{"circuit f(a: u8, b: u8) -> (y: u8) { y = a ^ b; }\n", 8, 8, false},
+	} {
+		p := mustCompile(t, HDL(tc.src, ""), Target{Engine: "fhew", Params: "ToySigned", Insecure: true})
+		w, _, _ := fhewLiveWidth(p.circuit)
+		if w < tc.lo || w > tc.hi {
+			t.Errorf("%q: live width %d, want [%d, %d]", tc.src, w, tc.lo, tc.hi)
+		}
+	}
+}
+
+// TestMemFHEWEstimate measures the heap of a batch on ToySignedCMux (keys,
+// encryption of every instance, Eval with ReleaseInputs, sampled every
+// millisecond) and checks that the estimate, made before, is within
+// [1/1.5, 3] of the measured peak; that the batch's ciphertexts and the
+// select forms are counted; and that encryption alone has no keys.
+func TestMemFHEWEstimate(t *testing.T) {
+	src := HDL("circuit f(a: u16, b: u16, c: bit) -> (s: u16) { s = c ? a : b; }\n", "")
+	p := mustCompile(t, src, Target{Engine: "fhew", Params: "ToySignedCMux", Insecure: true})
+	const n = 200
+	est, ok, err := p.EstimateMemory(MemoryOptions{Threads: 2, Client: true, Packs: n})
+	if err != nil || !ok || !strings.HasPrefix(est.Text, "about ") || !strings.Contains(est.Advice, "fewer instances") {
+		t.Fatalf("estimate %+v, %v, %v", est, ok, err)
+	}
+	s := p.scheme.(*fhewScheme)
+	one, _, _ := p.EstimateMemory(MemoryOptions{Threads: 2, Client: true, Packs: 1})
+	if d, want := est.Total-one.Total, int64(wideGCFactor()*float64((n-1)*(33+16)*fhewCtBytes(s.p))); d < want {
+		t.Errorf("%d instances cost %d bytes more than one, want at least %d", n, d, want)
+	}
+	if _, sels, _ := fhewLiveWidth(p.circuit); sels == 0 || !strings.Contains(est.Text, "select forms") {
+		t.Errorf("%d SEL nodes; estimate %q", sels, est.Text)
+	}
+	enc, _, _ := p.EstimateMemory(MemoryOptions{EncryptOnly: true, Packs: n})
+	if enc.Total < fhewFileCopies*n*33*fhewCtBytes(s.p) || strings.Contains(enc.Text, "keys") {
+		t.Errorf("encrypt-only estimate %d %q", enc.Total, enc.Text)
+	}
+
+	var ms goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	var mu sync.Mutex
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var m goruntime.MemStats
+		for {
+			goruntime.ReadMemStats(&m)
+			mu.Lock()
+			peak = max(peak, m.HeapAlloc)
+			mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	ck, sk, err := GenerateKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cts, err := ck.Encrypt(p, randomInputs(p, n, 7)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Eval(context.Background(), p, sk, cts, EvalOptions{Threads: 2, ReleaseInputs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	wg.Wait()
+	goruntime.KeepAlive(out)
+	goruntime.KeepAlive(sk)
+	measured := int64(peak - min(base, peak))
+	t.Logf("estimate %s; measured heap peak %d bytes above the start (%.2f of the estimate)", est.Text, measured, float64(measured)/float64(est.Total))
+	if 2*measured > 3*est.Total || 3*measured < est.Total {
+		t.Errorf("measured heap peak %d bytes, estimate %d: not within [1/3, 1.5] of it", measured, est.Total)
+	}
+}
