@@ -75,7 +75,7 @@ func TestMemFHEWEstimate(t *testing.T) {
 	}
 	s := p.scheme.(*fhewScheme)
 	one, _, _ := p.EstimateMemory(MemoryOptions{Threads: 2, Client: true, Packs: 1})
-	if d, want := est.Total-one.Total, int64(wideGCFactor()*float64((n-1)*(33+16)*fhewCtBytes(s.p))); d < want {
+	if d, want := est.Total-one.Total, int64(fhewBatchClient*float64((n-1)*(33+16)*fhewCtBytes(s.p))); d < want {
 		t.Errorf("%d instances cost %d bytes more than one, want at least %d", n, d, want)
 	}
 	if _, sels, _ := fhewLiveWidth(p.circuit); sels == 0 || !strings.Contains(est.Text, "select forms") {
