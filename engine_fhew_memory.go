@@ -138,7 +138,7 @@ func fhewMonoBytes(p fhew.Params) int64 {
 
 // fhewLiveWidth is the most ciphertexts the runtime allocates at once for
 // one instance of c when it evaluates in node order (its lowest-ready-first
-// order on one thread): each non-input, non-constant node's value lives
+// order on one thread): each non-input node's value (a constant's too) lives
 // from its node to its last reader, outputs to the end. It also returns the
 // number of SEL and MLUT nodes.
 func fhewLiveWidth(c *ir.Circuit) (peak, sels, mluts int) {
@@ -160,7 +160,7 @@ func fhewLiveWidth(c *ir.Circuit) (peak, sels, mluts int) {
 	live := 0
 	for i := range c.Nodes {
 		switch c.Nodes[i].Op {
-		case ir.OpInput, ir.OpConst0, ir.OpConst1:
+		case ir.OpInput: // the caller's ciphertexts, counted with the batch
 			continue
 		case ir.OpSel:
 			sels++

@@ -5,10 +5,13 @@ import (
 	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew"
+	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
 // TestMemFHEWKeyBytes checks fhewEvalKeyBytes against the in-memory size
@@ -130,5 +133,71 @@ func TestMemFHEWEstimate(t *testing.T) {
 	t.Logf("estimate %s; measured heap peak %d bytes above the start (%.2f of the estimate)", est.Text, measured, float64(measured)/float64(est.Total))
 	if 2*measured > 3*est.Total || 3*measured < est.Total {
 		t.Errorf("measured heap peak %d bytes, estimate %d: not within [1/3, 1.5] of it", measured, est.Total)
+	}
+}
+
+// countingEvaluator counts the ciphertexts the runtime allocates (its
+// free list recycles them, so the count is its pool's peak).
+type countingEvaluator struct {
+	backend.Evaluator
+	n *atomic.Int64
+}
+
+func (e countingEvaluator) NewWorker() backend.Worker {
+	return countingWorker{e.Evaluator.NewWorker(), e.n}
+}
+
+type countingWorker struct {
+	backend.Worker
+	n *atomic.Int64
+}
+
+func (w countingWorker) NewCiphertext() backend.Ciphertext {
+	w.n.Add(1)
+	return w.Worker.NewCiphertext()
+}
+
+// TestMemFHEWPoolBound runs a replicated batch (as Eval runs one) through
+// the runtime on ToySigned and checks that the ciphertexts it allocates
+// stay within the estimate's pool, one instance's live width plus one per
+// worker, for every batch size and thread count tried.
+func TestMemFHEWPoolBound(t *testing.T) {
+	p := mustCompile(t, HDL(testAdder, ""), toyFHEW)
+	ck, sk, err := GenerateKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := sk.ek.evaluator(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	width, _, _ := fhewLiveWidth(p.circuit)
+	for _, n := range []int{1, 7} {
+		for _, threads := range []int{1, 2, 4} {
+			cts, err := ck.Encrypt(p, randomInputs(p, n, 3)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []backend.Ciphertext
+			for _, pk := range cts.packs {
+				in = append(in, pk.cts...)
+			}
+			var count atomic.Int64
+			c := p.circuit
+			if n > 1 {
+				c = replicate(c, n)
+			}
+			if _, _, err := hccrt.Run(context.Background(), c, countingEvaluator{be, &count}, in, hccrt.Options{Threads: threads, ReleaseInputs: true}); err != nil {
+				t.Fatal(err)
+			}
+			// Outputs are never recycled: n-1 more instances' outputs sit
+			// in the pool beside the last instance's live width.
+			bound := int64(width+threads) + int64(n-1)*int64(p.circuit.NumOutputBits())
+			got := count.Load()
+			t.Logf("%d instances, %d threads: %d ciphertexts allocated, bound %d", n, threads, got, bound)
+			if got > bound || got == 0 {
+				t.Errorf("%d instances, %d threads: %d ciphertexts allocated, bound %d (live width %d)", n, threads, got, bound, width)
+			}
+		}
 	}
 }
