@@ -44,11 +44,6 @@ import (
 // file read beside them and the one written). The run's part, small, gets
 // the collector's factor.
 
-// fhewFileCopies is how many copies of a ciphertext set exist while a file
-// of it is written (the ciphertexts, their encodings, the buffer): hcc
-// encrypt.
-const fhewFileCopies = 3
-
 // The measured factors (see above), each with a margin over the largest
 // measured ratio.
 const (
@@ -184,13 +179,9 @@ func (s *fhewScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	ct := fhewCtBytes(s.p)
 	packs := int64(max(o.Packs, 1))
 	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
-	const advice = "put fewer instances in each batch (split the --batch file)"
 	gc := wideGCFactor()
 	if o.EncryptOnly {
-		cts := fhewFileCopies * packs * in * ct
-		total := int64(gc * float64(cts))
-		return MemoryEstimate{Total: total, Advice: advice, Text: fmt.Sprintf("about %s (%d input ciphertexts of %s, %d copies while the file is written; x%.2g for the collector)",
-			bgv.FormatBytes(total), packs*in, bgv.FormatBytes(ct), fhewFileCopies, gc)}, nil
+		return encryptOnlyEstimate(packs*in, ct), nil
 	}
 	keys := fhewEvalKeyBytes(s.p) + fhewMonoBytes(s.p)
 	threads := int64(wideThreads(o.Threads))
@@ -212,7 +203,7 @@ func (s *fhewScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	}
 	text += fmt.Sprintf(", %d workers; %d instances' inputs and outputs %s; keys x%.3g, ciphertexts x%.3g, run x%.3g for the collector and files)",
 		threads, packs, bgv.FormatBytes(batch), kf, bf, gc)
-	return MemoryEstimate{Total: total, Advice: advice, Text: text}, nil
+	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: text}, nil
 }
 
 var _ memoryScheme = (*fhewScheme)(nil)

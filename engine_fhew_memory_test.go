@@ -4,10 +4,8 @@ import (
 	"context"
 	goruntime "runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew"
@@ -85,34 +83,11 @@ func TestMemFHEWEstimate(t *testing.T) {
 		t.Errorf("%d SEL nodes; estimate %q", sels, est.Text)
 	}
 	enc, _, _ := p.EstimateMemory(MemoryOptions{EncryptOnly: true, Packs: n})
-	if enc.Total < fhewFileCopies*n*33*fhewCtBytes(s.p) || strings.Contains(enc.Text, "keys") {
+	if enc.Total < wideFileCopies*n*33*fhewCtBytes(s.p) || strings.Contains(enc.Text, "keys") {
 		t.Errorf("encrypt-only estimate %d %q", enc.Total, enc.Text)
 	}
 
-	var ms goruntime.MemStats
-	goruntime.GC()
-	goruntime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak uint64
-	var mu sync.Mutex
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var m goruntime.MemStats
-		for {
-			goruntime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
+	peakAbove := sampleHeapPeak()
 	ck, sk, err := GenerateKeys(p)
 	if err != nil {
 		t.Fatal(err)
@@ -125,11 +100,9 @@ func TestMemFHEWEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	close(stop)
-	wg.Wait()
 	goruntime.KeepAlive(out)
 	goruntime.KeepAlive(sk)
-	measured := int64(peak - min(base, peak))
+	measured := peakAbove()
 	t.Logf("estimate %s; measured heap peak %d bytes above the start (%.2f of the estimate)", est.Text, measured, float64(measured)/float64(est.Total))
 	if 2*measured > 3*est.Total || 3*measured < est.Total {
 		t.Errorf("measured heap peak %d bytes, estimate %d: not within [1/3, 1.5] of it", measured, est.Total)

@@ -51,6 +51,19 @@ func wideGCFactor() float64 {
 	return 1 + float64(g)/100
 }
 
+// batchAdvice is what to do when a batch's estimate does not fit.
+const batchAdvice = "put fewer instances in each batch (split the --batch file)"
+
+// encryptOnlyEstimate prices encryption alone for the FHEW engines: n input
+// ciphertexts of ct bytes, wideFileCopies of them while the file is
+// written, times the collector's factor.
+func encryptOnlyEstimate(n, ct int64) MemoryEstimate {
+	gc := wideGCFactor()
+	total := int64(gc * float64(wideFileCopies*n*ct))
+	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (%d input ciphertexts of %s, %d copies while the file is written; x%.2g for the collector)",
+		bgv.FormatBytes(total), n, bgv.FormatBytes(ct), wideFileCopies, gc)}
+}
+
 // wideFileCopies is how many copies of a ciphertext set exist while it is
 // written to a file (Ciphertexts.MarshalBinary).
 const wideFileCopies = 3
@@ -162,13 +175,9 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	bit := int64(cbs.WideBitSize(s.p))
 	packs := int64(max(o.Packs, 1))
 	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
-	const advice = "put fewer instances in each batch (split the --batch file)"
 	gc := wideGCFactor()
 	if o.EncryptOnly {
-		cts := wideFileCopies * packs * in * bit
-		total := int64(gc * float64(cts))
-		return MemoryEstimate{Total: total, Advice: advice, Text: fmt.Sprintf("about %s (%d input ciphertexts of %s, %d copies while the file is written; x%.2g for the collector)",
-			bgv.FormatBytes(total), packs*in, bgv.FormatBytes(bit), wideFileCopies, gc)}, nil
+		return encryptOnlyEstimate(packs*in, bit), nil
 	}
 	plan, err := s.plan(p.circuit)
 	if err != nil {
@@ -185,7 +194,7 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	}
 	wait := copies * packs * max(in, out) * bit
 	total := int64(gc * float64(keys+run+wait))
-	return MemoryEstimate{Total: total, Advice: advice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s; x%.2g for the collector)",
+	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s; x%.2g for the collector)",
 		bgv.FormatBytes(total), bgv.FormatBytes(keys), bgv.FormatBytes(run), bits,
 		bgv.FormatBytes(bit), rgsw, threads, packs, max(in, out), bgv.FormatBytes(wait), gc)}, nil
 }

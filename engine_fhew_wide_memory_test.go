@@ -4,7 +4,6 @@ import (
 	"context"
 	goruntime "runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -91,30 +90,7 @@ func TestMemWideEstimate(t *testing.T) {
 		t.Errorf("encrypt-only estimate %d, run %d", enc.Total, est.Total)
 	}
 
-	var ms goruntime.MemStats
-	goruntime.GC()
-	goruntime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak uint64
-	var mu sync.Mutex
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var m goruntime.MemStats
-		for {
-			goruntime.ReadMemStats(&m)
-			mu.Lock()
-			peak = max(peak, m.HeapAlloc)
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
+	peakAbove := sampleHeapPeak()
 	ck, sk := keysFor(t, p)
 	cts, err := ck.Encrypt(p, randomInputs(p, n, 7)...)
 	if err != nil {
@@ -124,12 +100,40 @@ func TestMemWideEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	close(stop)
-	wg.Wait()
 	goruntime.KeepAlive(out)
-	measured := int64(peak - min(base, peak))
+	measured := peakAbove()
 	t.Logf("estimate %s; measured heap peak %d bytes above the start (%.2f of the estimate)", est.Text, measured, float64(measured)/float64(est.Total))
 	if 4*measured > 5*est.Total || 3*measured < est.Total {
 		t.Errorf("measured heap peak %d bytes, estimate %d: not within [1/3, 1.25] of it", measured, est.Total)
+	}
+}
+
+// sampleHeapPeak starts sampling the heap every millisecond after a GC;
+// the returned function stops it and gives the peak above the start.
+func sampleHeapPeak() func() int64 {
+	var ms goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var m goruntime.MemStats
+		for {
+			goruntime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		<-done
+		return int64(peak - min(base, peak))
 	}
 }
