@@ -1,6 +1,8 @@
 package cbs
 
 import (
+	"fmt"
+	mrand "math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -183,5 +185,76 @@ func BenchmarkGateOps(b *testing.B) {
 	}{{"CBSFromLWE", sel1}, {"Lift", lift}, {"CMux", cmux}, {"Extract", ext}} {
 		b.ReportMetric(m.d.Seconds()/n*1e3, m.name+"-ms")
 		b.ReportMetric(m.d.Seconds()/n/nandOp, m.name+"/NAND")
+	}
+}
+
+// BenchmarkCBSBatch measures CBSBatch at STD128_CBS for batches of 1, 2
+// and 4, on one worker and on two (each with its own batch, as EvalPlan's
+// workers), interleaved round by round with fhew's NAND at
+// STD128_LOWFAIL_T: the wall time per circuit bootstrap in ms and in
+// NAND-times (on two workers, wall / (2·k): what a level of independent
+// bootstraps costs per CBS). One op is one round.
+//
+//	go test ./backend/fhew/cbs -run '^$' -bench CBSBatch -benchtime 10x
+func BenchmarkCBSBatch(b *testing.B) {
+	nk := nandFor(b)
+	k := keys128(b)
+	sizes := []int{1, 2, 4}
+	type worker struct {
+		bs   *BatchScratch
+		ins  []*WideBit
+		outs []*RGSW
+	}
+	newWorker := func() *worker {
+		bs, err := NewBatchScratch(k.p, sizes[len(sizes)-1])
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins, _ := randomWideBits(b, k, mrand.New(mrand.NewPCG(41, 42)), bs.Size())
+		outs := make([]*RGSW, bs.Size())
+		for j := range outs {
+			outs[j] = k.ev.NewRGSW()
+		}
+		return &worker{bs: bs, ins: ins, outs: outs}
+	}
+	ws := []*worker{newWorker(), newWorker()}
+	run := func(w *worker, n int) {
+		if err := k.ev.CBSBatch(w.ins[:n], w.outs[:n], w.bs); err != nil {
+			b.Error(err)
+		}
+	}
+	run(ws[0], 1)
+	one := make([]time.Duration, len(sizes))
+	two := make([]time.Duration, len(sizes))
+	var nand time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		nk()
+		nand += time.Since(t0)
+		for s, n := range sizes {
+			t0 := time.Now()
+			run(ws[0], n)
+			one[s] += time.Since(t0)
+			t0 = time.Now()
+			var wg sync.WaitGroup
+			for _, w := range ws {
+				wg.Go(func() { run(w, n) })
+			}
+			wg.Wait()
+			two[s] += time.Since(t0)
+		}
+	}
+	b.StopTimer()
+	nandOp := nand.Seconds() / float64(b.N)
+	b.ReportMetric(nandOp*1e3, "NAND-ms")
+	for s, n := range sizes {
+		per1 := one[s].Seconds() / float64(b.N*n)
+		per2 := two[s].Seconds() / float64(b.N*2*n)
+		b.ReportMetric(per1*1e3, fmt.Sprintf("k%d-1w-CBS-ms", n))
+		b.ReportMetric(per1/nandOp, fmt.Sprintf("k%d-1w-CBS/NAND", n))
+		b.ReportMetric(per2*1e3, fmt.Sprintf("k%d-2w-CBS-ms", n))
+		b.ReportMetric(per2/nandOp, fmt.Sprintf("k%d-2w-CBS/NAND", n))
 	}
 }

@@ -20,14 +20,18 @@ const maxPlanBytes = 16 << 30
 // EvalOptions tunes EvalPlan.
 type EvalOptions struct {
 	// Threads is the number of workers (0: GOMAXPROCS). Each owns one
-	// Scratch and one form buffer.
+	// BatchScratch and Batch form buffers.
 	Threads int
+	// Batch is how many circuit bootstraps a worker runs at once, in
+	// lockstep (CBSBatch): 0 means DefaultBatch, 1 one at a time; at most
+	// MaxBatch. Results do not depend on it.
+	Batch int
 	// Progress, if set, is called after every finished circuit bootstrap
 	// with the number done and the plan's total (one per distinct input
 	// form), from one goroutine at a time.
 	Progress func(done, total int)
 	// Busy, if set, accumulates the nanoseconds the workers spent inside
-	// CBS and EvalTable (summed over workers).
+	// CBSBatch and EvalTable (summed over workers).
 	Busy *atomic.Int64
 }
 
@@ -111,7 +115,9 @@ func foldConsts(t *ir.WideTable) [][]uint64 {
 // input form not yet circuit-bootstrapped is bootstrapped (one RGSW per
 // distinct set of terms, cached until its last reader has run), then every
 // table is evaluated, each step on a pool of workers that own their
-// scratch. The evaluator itself is not modified.
+// scratch. A worker bootstraps opt.Batch forms at a time in lockstep
+// (CBSBatch; smaller batches at the end of a level). The evaluator itself
+// is not modified.
 func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*WideBit, opt EvalOptions) ([]*WideBit, error) {
 	if plan == nil {
 		return nil, errors.New("cbs: nil plan")
@@ -144,9 +150,16 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	// Each worker owns a Scratch (a few MB at N = 2048): more workers than
-	// 4 per CPU only cost memory.
+	// Each worker owns a BatchScratch (batch Scratches of ~0.6 MB at
+	// N = 2048): more workers than 4 per CPU only cost memory.
 	threads = min(threads, 4*runtime.NumCPU())
+	batch := opt.Batch
+	if batch == 0 {
+		batch = DefaultBatch
+	}
+	if batch < 1 || batch > MaxBatch {
+		return nil, fmt.Errorf("cbs: EvalOptions.Batch = %d (want 0 for the default, or 1..%d)", opt.Batch, MaxBatch)
+	}
 	sig := make([]*WideBit, plan.NumSignals())
 	copy(sig, in)
 	tabs, byLevel, uses := schedule(plan)
@@ -156,11 +169,20 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 		}
 	}
 	maxLevel := len(byLevel) - 1
-	scs := make([]*Scratch, threads)
-	forms := make([]*WideBit, threads)
-	for w := range scs {
-		scs[w] = NewScratch(p)
-		forms[w] = NewWideBit(p)
+	bss := make([]*BatchScratch, threads)
+	forms := make([][]*WideBit, threads)
+	outsOf := make([][]*RGSW, threads)
+	for w := range bss {
+		bs, err := NewBatchScratch(p, batch)
+		if err != nil {
+			return nil, err
+		}
+		bss[w] = bs
+		forms[w] = make([]*WideBit, batch)
+		for j := range forms[w] {
+			forms[w][j] = NewWideBit(p)
+		}
+		outsOf[w] = make([]*RGSW, batch)
 	}
 	var progressMu sync.Mutex
 	done := 0
@@ -188,11 +210,14 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 				jobs = append(jobs, cbsJob{form: &t.In[j], out: g})
 			}
 		}
-		err := parallel(ctx, threads, len(jobs), func(w, i int) error {
-			f := forms[w]
-			formInto(p, jobs[i].form, sig, f)
+		err := parallelChunks(ctx, threads, batch, len(jobs), func(w, lo, hi int) error {
+			fs, gs := forms[w][:hi-lo], outsOf[w][:hi-lo]
+			for j := range fs {
+				formInto(p, jobs[lo+j].form, sig, fs[j])
+				gs[j] = jobs[lo+j].out
+			}
 			t0 := time.Now()
-			if err := ev.CBS(f, jobs[i].out, scs[w]); err != nil {
+			if err := ev.CBSBatch(fs, gs, bss[w]); err != nil {
 				return err
 			}
 			if opt.Busy != nil {
@@ -200,8 +225,10 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 			}
 			if opt.Progress != nil {
 				progressMu.Lock()
-				done++
-				opt.Progress(done, len(uses))
+				for range fs {
+					done++
+					opt.Progress(done, len(uses))
+				}
 				progressMu.Unlock()
 			}
 			return nil
@@ -217,7 +244,7 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 				rg[j] = cache[key] // read-only during this step
 			}
 			t0 := time.Now()
-			err := ev.EvalTable(rg, et.tabs, sig[et.first:et.first+len(et.tabs)], scs[w])
+			err := ev.EvalTable(rg, et.tabs, sig[et.first:et.first+len(et.tabs)], bss[w].Scratch())
 			if opt.Busy != nil {
 				opt.Busy.Add(int64(time.Since(t0)))
 			}
@@ -299,19 +326,37 @@ func formInto(p Params, f *ir.LinearForm, sig []*WideBit, out *WideBit) {
 // (worker ids 0..threads-1, each used by one goroutine at a time), stopping
 // at the first error or when ctx is done.
 func parallel(ctx context.Context, threads, n int, fn func(w, i int) error) error {
+	return parallelChunks(ctx, threads, 1, n, func(w, lo, _ int) error { return fn(w, lo) })
+}
+
+// parallelChunks runs fn(worker, lo, hi) on chunks [lo, hi) that cover
+// [0, n), as parallel does with single items. A worker takes min(k,
+// ⌈rest/threads⌉) items at a time (rest: those not taken yet): full chunks
+// while there is work for every worker, smaller ones at the end, so that
+// the workers finish together (a level's last full batches would leave a
+// worker idle for up to k bootstraps).
+func parallelChunks(ctx context.Context, threads, k, n int, fn func(w, lo, hi int) error) error {
 	g, gctx := errgroup.WithContext(ctx)
-	var next atomic.Int64
+	var mu sync.Mutex
+	next := 0
+	take := func() (lo, hi int) {
+		mu.Lock()
+		defer mu.Unlock()
+		lo = next
+		next += min(k, (n-lo+threads-1)/threads)
+		return lo, next
+	}
 	for w := 0; w < min(threads, n); w++ {
 		g.Go(func() error {
 			for {
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				i := int(next.Add(1)) - 1
-				if i >= n {
+				lo, hi := take()
+				if lo >= hi {
 					return nil
 				}
-				if err := fn(w, i); err != nil {
+				if err := fn(w, lo, hi); err != nil {
 					return err
 				}
 			}
