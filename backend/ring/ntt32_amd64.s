@@ -18,25 +18,23 @@
 // dwords of each qword). Clobbers T1, T2.
 #define SHOUP_B(Y, W, WS, OUT, T1, T2) \
 	VPMULUDQ WS, Y, T1 \
-	VPSRLQ   $32, T1, T1 \
 	VPSRLQ   $32, Y, T2 \
 	VPMULUDQ WS, T2, T2 \
-	VPBLENDMD T2, T1, K1, T1 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
 	VPMULLD  W, Y, OUT \
-	VPMULLD  Z30, T1, T1 \
-	VPSUBD   T1, OUT, OUT
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
 
 // SHOUP_V: as SHOUP_B for per-lane twiddles. Clobbers T1, T2, T3.
 #define SHOUP_V(Y, W, WS, OUT, T1, T2, T3) \
 	VPMULUDQ WS, Y, T1 \
-	VPSRLQ   $32, T1, T1 \
 	VPSRLQ   $32, Y, T2 \
 	VPSRLQ   $32, WS, T3 \
 	VPMULUDQ T3, T2, T2 \
-	VPBLENDMD T2, T1, K1, T1 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
 	VPMULLD  W, Y, OUT \
-	VPMULLD  Z30, T1, T1 \
-	VPSUBD   T1, OUT, OUT
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
 
 // CT: Cooley–Tukey butterfly in place on X, Y with T = Shoup product of Y
 // already in T: X = min(X, X-2Q); (X, Y) = (X+T, X-T+2Q). Clobbers TMP.
@@ -78,7 +76,9 @@
 	VPBROADCASTD AX, Z30 \
 	VPADDD Z30, Z30, Z31 \
 	MOVL $0xAAAA, AX \
-	KMOVW AX, K1
+	KMOVW AX, K1 \
+	MOVL $0x5555, AX \
+	KMOVW AX, K2
 
 // func fwdStage32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 // One Cooley–Tukey stage with m groups at distance t (t a multiple of 16),
