@@ -1,17 +1,13 @@
 package hcc
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew"
 	"github.com/hcc-fhe/hcc/ir"
-	"github.com/hcc-fhe/hcc/optimize"
 )
 
 // fhewDefaultParams is the FHEW set without Target.Params: STD128_LOWFAIL_T,
@@ -118,248 +114,58 @@ func (fhewEngine) scheme(name string, allowInsecure bool) (scheme, error) {
 	return s, nil
 }
 
-// lutTarget is the LUT capability programs for t map to on p. Compile, a
-// decoded program's validation and the evaluator must agree, so all three
-// derive it here.
-func fhewLUTTarget(p fhew.Params, t Target) fhew.LUTTarget {
-	pf := t.ParityFailureLog2
-	if pf == 0 {
-		pf = fhew.DefaultParityFailureLog2
-	}
-	return fhew.NewLUTTarget(p, fhew.DefaultLUTFailureLog2).WithParityFailure(pf)
+// fhewKind is one kind of FHEW parameter set with the engine's steps that
+// differ between kinds: the gate sets (fhewScheme, engine_fhew_gate.go:
+// LUT mapping, one bootstrap per gate, LUT and PARITY node) and the
+// wide-table sets (wideScheme, engine_fhew_wide.go: circuit bootstrapping
+// and vertical packing of a wide plan). fhewEngine.scheme resolves a name
+// to its kind and every step below calls the kind's method, so a kind's
+// policy lives in its own file and a third kind is one more implementation.
+type fhewKind interface {
+	scheme
+	// compile runs the kind's passes on src for t (Params resolved to this
+	// set) and returns the compiled circuit.
+	compile(src *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, error)
+	// validate is Engine.validate on this set.
+	validate(c *ir.Circuit, t Target) error
+	// summary is Engine.summary on this set.
+	summary(src, compiled *ir.Circuit, t Target) string
+	// details is Engine.details of a program on this set.
+	details(p *Program) string
+	// cost is Engine.cost on this set.
+	cost(t Target) ir.Cost
 }
+
+var (
+	_ fhewKind = (*fhewScheme)(nil)
+	_ fhewKind = (*wideScheme)(nil)
+)
 
 func (e fhewEngine) compile(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, scheme, error) {
 	if t.Params == AutoParams {
 		return e.compileAuto(c, t, cfg)
 	}
-	if isWideSet(t.Params) {
-		return compileWide(c, t, cfg)
-	}
 	s, err := e.scheme(t.Params, t.Insecure)
 	if err != nil {
 		return nil, nil, err
 	}
-	target := fhewLUTTarget(s.(*fhewScheme).p, t)
-	pipe := optimize.ForLUTs(newMemoLUTTarget(target), t.LUTInputs)
-	if cfg.observe != nil {
-		cfg.observe("input", fhewPassSummary(c, target))
-		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, fhewPassSummary(c, target)) }
-	}
-	d, err := pipe.Run(c)
+	d, err := s.(fhewKind).compile(c, t, cfg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+		return nil, nil, err
 	}
 	return d, s, nil
 }
 
-// fhewPassSummary is one line of hcc compile -v: what the FHEW backend
-// would pay for c.
-func fhewPassSummary(c *ir.Circuit, target fhew.LUTTarget) string {
-	cost := target.Cost()
-	st := c.StatsFor(cost)
-	return fmt.Sprintf("%6d nodes %6d bootstraps (%d LUTs, %d PARITY%s), bootstrap depth %d, critical path %d nodes",
-		st.Nodes, st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], selSummary(st), st.CostDepth, len(ir.CriticalPath(c, cost.Node)))
-}
-
 func (fhewEngine) validate(c *ir.Circuit, s scheme, t Target) error {
-	if ws, ok := s.(*wideScheme); ok {
-		return ws.validate(c)
-	}
-	p := s.(*fhewScheme).p
-	target := fhewLUTTarget(p, t)
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		switch {
-		case (n.Op == ir.OpSel || n.Op == ir.OpCMux) && !p.HasCMux():
-			// Refused here, not at the first SEL of an encrypted run: a
-			// program file is checked before keys or ciphertexts are made.
-			return fmt.Errorf("node %d: %v needs a set with the CMux gadget (such as STD128_T_CMUX), and %s has none: compile the source for %s again", i, n.Op, s.name(), s.name())
-		case n.Op == ir.OpLUT && !target.CanEvalLUT(n.Table, len(n.In)):
-			return fmt.Errorf("node %d: LUT%d %#x is not one bootstrap on %s", i, len(n.In), n.Table, s.name())
-		case n.Op == ir.OpParity && len(n.In) > target.MaxParityInputs():
-			return fmt.Errorf("node %d: PARITY of %d inputs exceeds the %d that %s allows at 2^%v", i, len(n.In), target.MaxParityInputs(), s.name(), target.ParityFailureLog2())
-		}
-	}
-	return nil
-}
-
-// selSummary is ", n SEL, m CMUX" for a circuit that
-// uses the CMux gadget, else "": the bootstrap count alone does not show
-// that a SEL is priced at several bootstraps and a CMUX at none.
-func selSummary(st ir.Stats) string {
-	if st.Count[ir.OpSel] == 0 && st.Count[ir.OpCMux] == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d SEL, %d CMUX", st.Count[ir.OpSel], st.Count[ir.OpCMux])
+	return s.(fhewKind).validate(c, t)
 }
 
 func (fhewEngine) summary(src, d *ir.Circuit, s scheme, t Target) string {
-	if ws, ok := s.(*wideScheme); ok {
-		return ws.summary(d)
-	}
-	target := fhewLUTTarget(s.(*fhewScheme).p, t)
-	st := d.StatsFor(target.Cost())
-	return fmt.Sprintf("%d -> %d bootstraps (%d LUTs, %d PARITY%s), bootstrap depth %d, %s",
-		target.CircuitBootstraps(src), st.Costly, st.Count[ir.OpLUT], st.Count[ir.OpParity], selSummary(st), st.CostDepth,
-		fhewPredictedFailure(target.Params(), d))
+	return s.(fhewKind).summary(src, d, t)
 }
 
-// fhewPredictedFailure describes the noise model's failure probability of
-// one run of d (fhew.Params.CircuitFailure: a union bound over its
-// bootstraps), the number a user weighs against the parity bound.
-func fhewPredictedFailure(p fhew.Params, d *ir.Circuit) string {
-	cf, err := p.CircuitFailure(d)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("predicted failure unknown (%v)", err)
-	case cf.Bootstraps == 0:
-		return "no bootstraps, no failure"
-	}
-	return fmt.Sprintf("predicted failure 2^%.1f per run", cf.Log2Failure)
-}
-
-func (fhewEngine) details(p *Program) string {
-	if ws, ok := p.scheme.(*wideScheme); ok {
-		return ws.details(p)
-	}
-	target := fhewLUTTarget(p.scheme.(*fhewScheme).p, p.target)
-	return fmt.Sprintf("%s on %s (PARITY up to %d inputs)", fhewPredictedFailure(target.Params(), p.circuit), p.target.Params, target.MaxParityInputs())
-}
+func (fhewEngine) details(p *Program) string { return p.scheme.(fhewKind).details(p) }
 
 func (fhewEngine) clientNeedsPasses() bool { return false }
 
-func (fhewEngine) cost(s scheme, t Target) ir.Cost {
-	if _, ok := s.(*wideScheme); ok {
-		return wideCost()
-	}
-	return fhewLUTTarget(s.(*fhewScheme).p, t).Cost()
-}
-
-// fhewScheme is a validated FHEW parameter set.
-type fhewScheme struct{ p fhew.Params }
-
-func (s *fhewScheme) name() string   { return s.p.Name() }
-func (s *fhewScheme) insecure() bool { return s.p.Literal().Insecure }
-
-// failureLog2 is fhew.Params.CircuitFailure of c (ok false on an error
-// or without bootstraps).
-func (s *fhewScheme) failureLog2(c *ir.Circuit) (float64, bool) {
-	cf, err := s.p.CircuitFailure(c)
-	if err != nil || cf.Bootstraps == 0 {
-		return 0, false
-	}
-	return cf.Log2Failure, true
-}
-
-// warning states a BelowTarget set's security (kept for paper
-// reproduction, never chosen by default).
-func (s *fhewScheme) warning() string {
-	if l := s.p.Literal(); l.BelowTarget {
-		return fmt.Sprintf("parameter set %s is below the 128-bit security target (%s)", s.name(), l.Security)
-	}
-	return ""
-}
-func (s *fhewScheme) slots() int { return 1 }
-
-func (s *fhewScheme) newKeys() (secretKey, serverKey, error) {
-	sk, err := fhew.NewSecretKey(s.p)
-	if err != nil {
-		return nil, nil, err
-	}
-	ek, err := fhew.GenEvaluationKey(sk)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &fhewSecret{s: s, sk: sk}, &fhewServer{s: s, ek: ek}, nil
-}
-
-func (s *fhewScheme) readSecretKey(body []byte) (secretKey, error) {
-	sk, err := fhew.ReadSecretKey(s.p, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	return &fhewSecret{s: s, sk: sk}, nil
-}
-
-func (s *fhewScheme) readServerKey(body []byte) (serverKey, error) {
-	ek, err := fhew.UnmarshalEvaluationKey(s.p, body)
-	if err != nil {
-		return nil, err
-	}
-	return &fhewServer{s: s, ek: ek}, nil
-}
-
-func (s *fhewScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
-	size := fhew.CiphertextSize(s.p)
-	out := make([][]byte, len(cts))
-	for i, ct := range cts {
-		x, ok := ct.(*fhew.Ciphertext)
-		if !ok {
-			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not FHEW", i, ct)
-		}
-		out[i] = fhew.AppendCiphertext(make([]byte, 0, size), x)
-	}
-	return size, out, nil
-}
-
-func (s *fhewScheme) decode(data []byte) (backend.Ciphertext, error) {
-	return fhew.DecodeCiphertext(s.p, data)
-}
-
-// fhewSecret is an FHEW secret key.
-type fhewSecret struct {
-	s  *fhewScheme
-	sk *fhew.SecretKey
-}
-
-func (k *fhewSecret) marshal() ([]byte, error) { return k.sk.MarshalBinary() }
-
-func (k *fhewSecret) encrypt(p *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
-	if err := p.checkInsecure("encrypt"); err != nil {
-		return nil, err
-	}
-	if len(pack) != 1 {
-		return nil, fmt.Errorf("internal error: an FHEW pack holds one instance, not %d", len(pack))
-	}
-	enc, err := fhew.NewEncryptor(k.sk)
-	if err != nil {
-		return nil, err
-	}
-	return enc.EncryptBits(pack[0]), nil
-}
-
-func (k *fhewSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) {
-	if n > 1 {
-		return nil, fmt.Errorf("an FHEW pack holds one instance, not %d", n)
-	}
-	bits, err := k.sk.DecryptBits(cts)
-	if err != nil {
-		return nil, err
-	}
-	return [][]bool{bits}, nil
-}
-
-// fhewServer is an FHEW evaluation key; its evaluator (precomputed tables)
-// is built on first use and shared by every Eval.
-type fhewServer struct {
-	s    *fhewScheme
-	ek   *fhew.EvaluationKey
-	once sync.Once
-	ev   *fhew.Evaluator
-	err  error
-}
-
-func (k *fhewServer) marshal() ([]byte, error) { return k.ek.MarshalBinary() }
-
-func (k *fhewServer) evaluator(p *Program) (backend.Evaluator, error) {
-	k.once.Do(func() { k.ev, k.err = fhew.NewEvaluator(k.s.p, k.ek) })
-	if k.err != nil {
-		return nil, k.err
-	}
-	return fhew.NewBackendWithTarget(k.ev, fhewLUTTarget(k.s.p, p.target)), nil
-}
-
-func (k *fhewServer) check(*Program, []backend.Ciphertext) error { return nil }
-
-func (k *fhewServer) finish(out []backend.Ciphertext) ([]backend.Ciphertext, error) { return out, nil }
+func (fhewEngine) cost(s scheme, t Target) ir.Cost { return s.(fhewKind).cost(t) }

@@ -1,20 +1,14 @@
 package hcc
 
 import (
-	"context"
 	"fmt"
 	"math"
-	goruntime "runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 	"github.com/hcc-fhe/hcc/ir"
 	"github.com/hcc-fhe/hcc/optimize"
-	hccrt "github.com/hcc-fhe/hcc/runtime"
 )
 
 // The FHEW engine's wide-table sets: circuit bootstrapping plus vertical
@@ -23,7 +17,8 @@ import (
 // and tables of up to eight inputs, is optimize.MapWide of that circuit
 // with the set's options. MapWide is deterministic, so a program read from
 // a .hcp file recomputes the same plan (cached per circuit and set) and
-// the file format does not change.
+// the file format does not change. wideScheme is their fhewKind; their keys,
+// ciphertexts and runs are in engine_fhew_wide_eval.go.
 
 // wideLiterals are the sets, secure ones first (not cbs.ToyCBS3: its
 // MaxTerms at 2^-50 is below 2, no plan fits it).
@@ -158,13 +153,59 @@ func (s *wideScheme) plan(c *ir.Circuit) (*ir.WidePlan, error) {
 	return p, nil
 }
 
+// compile is fhewEngine.compile on a wide-table set: the generic cleanup,
+// then the plan, which is mapped (and cached) here so that a circuit
+// MapWide cannot cover fails at compile time.
+func (s *wideScheme) compile(c *ir.Circuit, _ Target, cfg *compileConfig) (*ir.Circuit, error) {
+	pipe := optimize.Default()
+	if cfg.observe != nil {
+		cfg.observe("input", widePassSummary(c))
+		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, widePassSummary(c)) }
+	}
+	d, err := pipe.Run(c)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %q: %w", c.Name, err)
+	}
+	plan, err := s.plan(d)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.observe != nil {
+		cfg.observe("wide-map", s.describe(plan))
+	}
+	return d, nil
+}
+
+// widePassSummary is one line of hcc compile -v before the wide mapping.
+func widePassSummary(c *ir.Circuit) string {
+	st := c.StatsFor(wideCost())
+	return fmt.Sprintf("%6d nodes %6d non-linear gates, non-linear depth %d", st.Nodes, st.Costly, st.CostDepth)
+}
+
+// cost is fhewEngine.cost on a wide-table set (wideCost: t's PARITY bound
+// and LUT width do not apply).
+func (s *wideScheme) cost(Target) ir.Cost { return wideCost() }
+
+// wideCost prices the compiled circuit of a wide-table program: its
+// non-linear gates (what the tables absorb; the circuit bootstraps are the
+// plan's, see Program.Summary), XOR, NOT, inputs and constants free.
+func wideCost() ir.Cost {
+	return ir.Cost{Name: "non-linear gates", Of: func(op ir.Op) int {
+		switch op {
+		case ir.OpInput, ir.OpConst0, ir.OpConst1, ir.OpXor, ir.OpXnor, ir.OpNot, ir.OpParity, ir.OpMOut:
+			return 0
+		}
+		return 1
+	}}
+}
+
 // validate is fhewEngine.validate on a wide-table set: what MapWide needs
-// of each node (ir.Verify checked the rest), without mapping. Loading a
-// .hcp thus costs no mapping (AES: 13 s on STD128_CBS), so the client
-// commands (keygen --for, encrypt, decrypt, stats) never map; the server
-// maps when it needs the plan, and a circuit MapWide cannot cover is
-// refused there with the mapper's error.
-func (s *wideScheme) validate(c *ir.Circuit) error {
+// of each node (ir.Verify checked the rest; no field of t changes a plan),
+// without mapping. Loading a .hcp thus costs no mapping (AES: 13 s on
+// STD128_CBS), so the client commands (keygen --for, encrypt, decrypt,
+// stats) never map; the server maps when it needs the plan, and a circuit
+// MapWide cannot cover is refused there with the mapper's error.
+func (s *wideScheme) validate(c *ir.Circuit, _ Target) error {
 	for i := range c.Nodes {
 		switch n := &c.Nodes[i]; n.Op {
 		case ir.OpLUT, ir.OpMLUT, ir.OpMOut:
@@ -176,29 +217,38 @@ func (s *wideScheme) validate(c *ir.Circuit) error {
 	return nil
 }
 
-// planCtx is plan for Eval: it returns when ctx ends even while the
-// mapping, which takes no context (AES: 13 s on STD128_CBS, the first Eval
-// of a loaded .hcp), runs on; that finishes in the background and fills
-// the cache.
-func (s *wideScheme) planCtx(ctx context.Context, c *ir.Circuit) (*ir.WidePlan, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+// summary is Program.Summary on a wide-table set: the plan's cost drivers
+// (the source's gate count says nothing about circuit bootstraps).
+func (s *wideScheme) summary(_, d *ir.Circuit, _ Target) string {
+	plan, err := s.plan(d)
+	if err != nil {
+		return fmt.Sprintf("no wide plan (%v)", err)
 	}
-	type result struct {
-		p   *ir.WidePlan
-		err error
+	return s.describe(plan)
+}
+
+// details is Program.Details on a wide-table set: the plan's predicted
+// failure and the mapper's bounds.
+func (s *wideScheme) details(p *Program) string {
+	if p.interfaceOnly {
+		return "interface only on " + s.name() + " (no wide plan)"
 	}
-	done := make(chan result, 1)
-	go func() {
-		p, err := s.plan(c)
-		done <- result{p, err}
-	}()
-	select {
-	case r := <-done:
-		return r.p, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	plan, err := s.plan(p.circuit)
+	if err != nil {
+		return fmt.Sprintf("no wide plan on %s (%v)", s.name(), err)
 	}
+	opt, _ := s.options()
+	return fmt.Sprintf("%s on %s (wide tables of up to %d inputs, forms of up to %d terms)",
+		s.failureLog2Text(plan), s.name(), ir.MaxWideInputs, opt.MaxTerms)
+}
+
+// failureLog2Text renders planFailureLog2.
+func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
+	f := s.planFailureLog2(plan)
+	if math.IsInf(f, -1) {
+		return "no tables, no failure"
+	}
+	return fmt.Sprintf("predicted failure 2^%.1f per run", f)
 }
 
 // failureLog2 is failureScheme's (Program.FailureLog2): planFailureLog2
@@ -273,313 +323,12 @@ func tableDepth(plan *ir.WidePlan) int {
 	return depth
 }
 
-// wideDescribe is the summary of a plan: its cost drivers and failure.
+// describe is the summary of a plan: its cost drivers and failure.
 func (s *wideScheme) describe(plan *ir.WidePlan) string {
 	st := plan.Stats()
 	fail := s.failureLog2Text(plan)
 	return fmt.Sprintf("%d wide tables (%d refreshes, up to %d inputs), %d circuit bootstraps (%d table inputs), %d table outputs, table depth %d, %s",
 		st.Tables, st.Refreshes, st.MaxK, st.DistinctIn, st.CBS, st.TableOuts, tableDepth(plan), fail)
-}
-
-// compileWide is fhewEngine.compile for a wide-table set.
-func compileWide(c *ir.Circuit, t Target, cfg *compileConfig) (*ir.Circuit, scheme, error) {
-	s, err := wideSchemeByName(t.Params, t.Insecure)
-	if err != nil {
-		return nil, nil, err
-	}
-	ws := s.(*wideScheme)
-	pipe := optimize.Default()
-	if cfg.observe != nil {
-		cfg.observe("input", widePassSummary(c))
-		pipe.Observe = func(pass string, c *ir.Circuit) { cfg.observe(pass, widePassSummary(c)) }
-	}
-	d, err := pipe.Run(c)
-	if err != nil {
-		return nil, nil, fmt.Errorf("compiling %q: %w", c.Name, err)
-	}
-	plan, err := ws.plan(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cfg.observe != nil {
-		cfg.observe("wide-map", ws.describe(plan))
-	}
-	return d, s, nil
-}
-
-// widePassSummary is one line of hcc compile -v before the wide mapping.
-func widePassSummary(c *ir.Circuit) string {
-	st := c.StatsFor(wideCost())
-	return fmt.Sprintf("%6d nodes %6d non-linear gates, non-linear depth %d", st.Nodes, st.Costly, st.CostDepth)
-}
-
-// wideCost prices the compiled circuit of a wide-table program: its
-// non-linear gates (what the tables absorb; the circuit bootstraps are the
-// plan's, see Program.Summary), XOR, NOT, inputs and constants free.
-func wideCost() ir.Cost {
-	return ir.Cost{Name: "non-linear gates", Of: func(op ir.Op) int {
-		switch op {
-		case ir.OpInput, ir.OpConst0, ir.OpConst1, ir.OpXor, ir.OpXnor, ir.OpNot, ir.OpParity, ir.OpMOut:
-			return 0
-		}
-		return 1
-	}}
-}
-
-func (s *wideScheme) newKeys() (secretKey, serverKey, error) {
-	sk, err := cbs.NewSecretKey(s.p)
-	if err != nil {
-		return nil, nil, err
-	}
-	ek, err := cbs.GenEvaluationKey(sk)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &wideSecret{s: s, sk: sk}, &wideServer{s: s, ek: ek}, nil
-}
-
-func (s *wideScheme) readSecretKey(body []byte) (secretKey, error) {
-	sk, err := cbs.UnmarshalSecretKey(s.p, body)
-	if err != nil {
-		return nil, err
-	}
-	return &wideSecret{s: s, sk: sk}, nil
-}
-
-func (s *wideScheme) readServerKey(body []byte) (serverKey, error) {
-	ek, err := cbs.UnmarshalEvaluationKey(s.p, body)
-	if err != nil {
-		return nil, err
-	}
-	return &wideServer{s: s, ek: ek}, nil
-}
-
-func (s *wideScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
-	size := cbs.WideBitSize(s.p)
-	out := make([][]byte, len(cts))
-	for i, ct := range cts {
-		w, ok := ct.(*cbs.WideBit)
-		if !ok || len(w.A) != s.p.N() {
-			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not a wide bit of %s", i, ct, s.name())
-		}
-		out[i] = cbs.AppendWideBit(make([]byte, 0, size), w)
-	}
-	return size, out, nil
-}
-
-func (s *wideScheme) decode(data []byte) (backend.Ciphertext, error) {
-	return cbs.DecodeWideBit(s.p, data)
-}
-
-// wideSecret is a wide-table secret key.
-type wideSecret struct {
-	s  *wideScheme
-	sk *cbs.SecretKey
-}
-
-func (k *wideSecret) marshal() ([]byte, error) { return k.sk.MarshalBinary() }
-
-func (k *wideSecret) encrypt(p *Program, pack [][]bool, _ bool) ([]backend.Ciphertext, error) {
-	if err := p.checkInsecure("encrypt"); err != nil {
-		return nil, err
-	}
-	if len(pack) != 1 {
-		return nil, fmt.Errorf("internal error: a wide-table pack holds one instance, not %d", len(pack))
-	}
-	enc, err := cbs.NewEncryptor(k.sk)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := enc.EncryptBits(pack[0])
-	if err != nil {
-		return nil, err
-	}
-	out := make([]backend.Ciphertext, len(ws))
-	for i, w := range ws {
-		out[i] = w
-	}
-	return out, nil
-}
-
-func (k *wideSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) {
-	if n > 1 {
-		return nil, fmt.Errorf("a wide-table pack holds one instance, not %d", n)
-	}
-	ws, err := wideBits(cts)
-	if err != nil {
-		return nil, err
-	}
-	bits, err := k.sk.DecryptBits(ws)
-	if err != nil {
-		return nil, err
-	}
-	return [][]bool{bits}, nil
-}
-
-// wideBits converts ciphertexts to wide bits.
-func wideBits(cts []backend.Ciphertext) ([]*cbs.WideBit, error) {
-	ws := make([]*cbs.WideBit, len(cts))
-	for i, ct := range cts {
-		w, ok := ct.(*cbs.WideBit)
-		if !ok {
-			return nil, fmt.Errorf("ciphertext %d is %T, not a wide bit", i, ct)
-		}
-		ws[i] = w
-	}
-	return ws, nil
-}
-
-// wideServer is a wide-table evaluation key; its evaluator (64 MB of
-// tables at N = 2048) is built on first use and shared by every Eval.
-type wideServer struct {
-	s    *wideScheme
-	ek   *cbs.EvaluationKey
-	once sync.Once
-	ev   *cbs.Evaluator
-	err  error
-}
-
-func (k *wideServer) marshal() ([]byte, error) { return k.ek.MarshalBinary() }
-
-// evaluator is never used: Eval runs wide-table programs through runPlan.
-func (k *wideServer) evaluator(p *Program) (backend.Evaluator, error) {
-	return nil, fmt.Errorf("internal error: %s runs wide plans, not a gate evaluator", k.s.name())
-}
-
-func (k *wideServer) check(_ *Program, in []backend.Ciphertext) error {
-	for i, ct := range in {
-		if w, ok := ct.(*cbs.WideBit); !ok || len(w.A) != k.s.p.N() {
-			return fmt.Errorf("input ciphertext %d is %T, not a wide bit of %s", i, ct, k.s.name())
-		}
-	}
-	return nil
-}
-
-func (k *wideServer) finish(out []backend.Ciphertext) ([]backend.Ciphertext, error) { return out, nil }
-
-// wideEvalCostName is what a wide plan's run counts (Stats.CostName,
-// Program.EvalCostName).
-const wideEvalCostName = "circuit bootstraps"
-
-// planRunner is a server key whose programs run as a whole per pack
-// instead of node by node through the runtime (wide plans: level by
-// level, one circuit bootstrap per distinct table input). Eval hands it
-// every pack.
-type planRunner interface {
-	runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error)
-}
-
-// runPlan evaluates p's plan on each pack in turn, every pack on all
-// threads. Stats count the circuit bootstraps run (the plan's distinct
-// table input forms, per pack) as the costly operations and the tables as
-// the nodes; Busy is the executor workers' time inside CBS and vertical
-// packing, CPU the process's. Progress follows every circuit bootstrap.
-func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
-	st := Stats{Slots: 1}
-	st.CostName = wideEvalCostName
-	st.Threads = min(opts.Threads, 4*goruntime.NumCPU()) // cbs.EvalPlan's own cap
-	plan, err := k.s.planCtx(ctx, p.circuit)
-	if err != nil {
-		return nil, st, err
-	}
-	k.once.Do(func() { k.ev, k.err = cbs.NewEvaluator(k.ek) })
-	if k.err != nil {
-		return nil, st, k.err
-	}
-	ps := plan.Stats()
-	total := ps.DistinctIn * len(packs)
-	var busy atomic.Int64
-	copt := cbs.EvalOptions{Threads: opts.Threads, Busy: &busy}
-	if opts.Progress != nil && total > 0 { // as the runtime: no calls without costly operations
-		opts.Progress(0, total)
-		copt.Progress = func(done, _ int) { opts.Progress(st.Costly+done, total) }
-	}
-	t0 := time.Now()
-	cpu0, cpuOK := hccrt.ProcessCPU()
-	outs := make([][]backend.Ciphertext, len(packs))
-	for i, pk := range packs {
-		in, err := wideBits(pk)
-		if err != nil {
-			return nil, st, err
-		}
-		if opts.ReleaseInputs {
-			packs[i] = nil
-		}
-		res, err := k.ev.EvalPlan(ctx, plan, in, copt)
-		st.Busy = time.Duration(busy.Load())
-		if err != nil {
-			return nil, st, err
-		}
-		outs[i] = make([]backend.Ciphertext, len(res))
-		for j, w := range res {
-			outs[i][j] = w
-		}
-		st.Nodes += ps.Tables
-		st.Costly += ps.DistinctIn
-	}
-	st.Wall = time.Since(t0)
-	if cpu1, ok := hccrt.ProcessCPU(); ok && cpuOK {
-		st.CPU, st.CPUKnown = cpu1-cpu0, true
-	}
-	st.Instances = len(packs)
-	st.Runs = len(packs)
-	return outs, st, nil
-}
-
-var _ planRunner = (*wideServer)(nil)
-
-// evalPlan is Eval for a planRunner's key: every pack through runPlan.
-func evalPlan(ctx context.Context, pr planRunner, p *Program, in, out *Ciphertexts, opts EvalOptions) (*Ciphertexts, Stats, error) {
-	packs := make([][]backend.Ciphertext, len(in.packs))
-	for i := range in.packs {
-		packs[i] = in.packs[i].cts
-		if opts.ReleaseInputs {
-			in.packs[i].cts, in.packs[i].released = nil, true // runPlan drops each pack once it has run
-		}
-	}
-	res, st, err := pr.runPlan(ctx, p, packs, opts)
-	if err != nil {
-		return nil, st, err
-	}
-	for i := range res {
-		out.packs = append(out.packs, pack{n: in.packs[i].n, cts: res[i]})
-	}
-	if opts.ReleaseInputs {
-		in.packs = nil
-	}
-	return out, st, nil
-}
-
-// summary is Program.Summary on a wide-table set.
-func (s *wideScheme) summary(d *ir.Circuit) string {
-	plan, err := s.plan(d)
-	if err != nil {
-		return fmt.Sprintf("no wide plan (%v)", err)
-	}
-	return s.describe(plan)
-}
-
-// details is Program.Details on a wide-table set.
-func (s *wideScheme) details(p *Program) string {
-	if p.interfaceOnly {
-		return "interface only on " + s.name() + " (no wide plan)"
-	}
-	plan, err := s.plan(p.circuit)
-	if err != nil {
-		return fmt.Sprintf("no wide plan on %s (%v)", s.name(), err)
-	}
-	opt, _ := s.options()
-	return fmt.Sprintf("%s on %s (wide tables of up to %d inputs, forms of up to %d terms)",
-		s.failureLog2Text(plan), s.name(), ir.MaxWideInputs, opt.MaxTerms)
-}
-
-// failureLog2Text renders planFailureLog2.
-func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
-	f := s.planFailureLog2(plan)
-	if math.IsInf(f, -1) {
-		return "no tables, no failure"
-	}
-	return fmt.Sprintf("predicted failure 2^%.1f per run", f)
 }
 
 // wideAutoCost compiles c for the secure wide-table set name the way
@@ -590,11 +339,14 @@ func (s *wideScheme) failureLog2Text(plan *ir.WidePlan) string {
 // predicted failure per run (log2; -Inf without tables). The plan is
 // cached, so compiling the chosen set afterwards does not map again.
 func wideAutoCost(c *ir.Circuit, name string) (d *ir.Circuit, s scheme, cost, failureLog2 float64, err error) {
-	d, s, err = compileWide(c, Target{Params: name}, &compileConfig{})
+	s, err = wideSchemeByName(name, false)
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}
 	ws := s.(*wideScheme)
+	if d, err = ws.compile(c, Target{Params: name}, &compileConfig{}); err != nil {
+		return nil, nil, 0, 0, err
+	}
 	plan, err := ws.plan(d)
 	if err != nil {
 		return nil, nil, 0, 0, err
