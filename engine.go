@@ -241,3 +241,29 @@ func cachedScheme(key string, build func() (scheme, error)) (scheme, error) {
 	actual, _ := schemeCache.LoadOrStore(key, s)
 	return actual.(scheme), nil
 }
+
+// asCiphertexts returns an engine's concrete ciphertexts as the
+// interface values the engine steps exchange (encrypt's and a plan's
+// outputs): one loop instead of a copy in every engine.
+func asCiphertexts[T any](xs []T) []backend.Ciphertext {
+	out := make([]backend.Ciphertext, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// concreteCiphertexts returns cts as the engine's ciphertext type T (a
+// server key's check or run, a decryption), or, at the first one of
+// another type, the error "<what> i is <its type>, not <want>".
+func concreteCiphertexts[T any](cts []backend.Ciphertext, what, want string) ([]T, error) {
+	out := make([]T, len(cts))
+	for i, ct := range cts {
+		x, ok := ct.(T)
+		if !ok {
+			return nil, fmt.Errorf("%s %d is %T, not %s", what, i, ct, want)
+		}
+		out[i] = x
+	}
+	return out, nil
+}

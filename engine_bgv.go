@@ -399,13 +399,9 @@ func (k *bgvServer) evaluator(*Program) (backend.Evaluator, error) {
 // circuit the chain cannot carry fails before any work, at the node where
 // the run would.
 func (k *bgvServer) check(p *Program, in []backend.Ciphertext) error {
-	cts := make([]*bgv.Ciphertext, len(in))
-	for i, ct := range in {
-		x, ok := ct.(*bgv.Ciphertext)
-		if !ok {
-			return fmt.Errorf("internal error: input %d is %T, not BGV", i, ct)
-		}
-		cts[i] = x
+	cts, err := concreteCiphertexts[*bgv.Ciphertext](in, "internal error: input", "BGV")
+	if err != nil {
+		return err
 	}
 	return k.s.pr.CheckInputs(p.circuit, cts)
 }

@@ -87,11 +87,7 @@ func (k *wideSecret) encrypt(p *Program, pack [][]bool, _ bool) ([]backend.Ciphe
 	if err != nil {
 		return nil, err
 	}
-	out := make([]backend.Ciphertext, len(ws))
-	for i, w := range ws {
-		out[i] = w
-	}
-	return out, nil
+	return asCiphertexts(ws), nil
 }
 
 func (k *wideSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) {
@@ -111,15 +107,7 @@ func (k *wideSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) 
 
 // wideBits converts ciphertexts to wide bits.
 func wideBits(cts []backend.Ciphertext) ([]*cbs.WideBit, error) {
-	ws := make([]*cbs.WideBit, len(cts))
-	for i, ct := range cts {
-		w, ok := ct.(*cbs.WideBit)
-		if !ok {
-			return nil, fmt.Errorf("ciphertext %d is %T, not a wide bit", i, ct)
-		}
-		ws[i] = w
-	}
-	return ws, nil
+	return concreteCiphertexts[*cbs.WideBit](cts, "ciphertext", "a wide bit")
 }
 
 // wideServer is a wide-table evaluation key; its evaluator (64 MB of
@@ -228,10 +216,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		if err != nil {
 			return nil, st, err
 		}
-		outs[i] = make([]backend.Ciphertext, len(res))
-		for j, w := range res {
-			outs[i][j] = w
-		}
+		outs[i] = asCiphertexts(res)
 		st.Nodes += ps.Tables
 		st.Costly += ps.DistinctIn
 	}

@@ -112,14 +112,9 @@ func aesKeyCts(key []backend.Ciphertext) ([16]*bgv.Ciphertext, error) {
 	if len(key) != len(out) {
 		return out, fmt.Errorf("an encrypted AES key holds %d ciphertexts, want %d", len(key), len(out))
 	}
-	for i, ct := range key {
-		x, ok := ct.(*bgv.Ciphertext)
-		if !ok {
-			return out, fmt.Errorf("internal error: AES key ciphertext %d is %T, not BGV", i, ct)
-		}
-		out[i] = x
-	}
-	return out, nil
+	cts, err := concreteCiphertexts[*bgv.Ciphertext](key, "internal error: AES key ciphertext", "BGV")
+	copy(out[:], cts)
+	return out, err
 }
 
 // missingAutoKeys returns an error unless the keys hold every
@@ -197,11 +192,7 @@ func (k *bgvServer) transcipherer(_ context.Context, _ *ServerKey, key []backend
 		if len(batches) != 1 {
 			return nil, fmt.Errorf("internal error: %d AES evaluations for %d bytes, want 1", len(batches), len(msg))
 		}
-		out := make([]backend.Ciphertext, len(batches[0].Bits))
-		for i, ct := range batches[0].Bits {
-			out[i] = ct
-		}
-		return out, nil
+		return asCiphertexts(batches[0].Bits), nil
 	}, nil
 }
 
