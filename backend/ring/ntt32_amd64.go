@@ -19,18 +19,26 @@ func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
 func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
 
 //go:noescape
-func fwdTail32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, full bool)
+func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+
+//go:noescape
+func fwdStageNR32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
+
+//go:noescape
+func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
 
 //go:noescape
 func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
 
 // avxMinN is the smallest N the vector path handles: the in-register stages
-// take two chunks of 32 entries per iteration.
-const avxMinN = 64
+// take blocks of 128 entries.
+const avxMinN = 128
 
-// forwardAVX512 is NTT32.forward on the vector kernels: stages with t >= 16
-// one at a time over whole registers, then the last four stages per chunk of
-// 32 entries in registers.
+// forwardAVX512 is NTT32.forward on the vector kernels: stages with t >= 128
+// one at a time over whole registers, then the last seven stages per block
+// of 128 entries in registers. Fully reduced outputs of a small enough
+// modulus (noXRed) take the kernels without Harvey's reduction of X; they
+// are unique, so equal to the Harvey kernels' (ntt32nr_amd64.s).
 func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	N := r.N
 	_, _ = in[N-1], out[N-1]
@@ -38,11 +46,23 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	psi, psiS := &r.psiRev[0], &r.psiRevShoup[0]
 	// The first stage reads in, so no copy is needed.
 	src := &in[0]
-	for m, t := 1, N/2; t >= 16; m, t = 2*m, t/2 {
+	if full && r.noXRed {
+		for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
+			fwdStageNR32AVX512(a, src, m, t, psi, psiS, r.Q)
+			src = a
+		}
+		fwdTailNR32AVX512(a, src, N, psi, psiS, &avxTables[0], r.Q, r.br)
+		return
+	}
+	for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
 		fwdStage32AVX512(a, src, m, t, psi, psiS, r.Q)
 		src = a
 	}
-	fwdTail32AVX512(a, N, psi, psiS, &avxTables[0], r.Q, full)
+	c := ^uint32(0) // lazy: min(x, x - c) keeps x
+	if full {
+		c = r.Q
+	}
+	fwdTail32AVX512(a, src, N, psi, psiS, &avxTables[0], r.Q, c)
 }
 
 // inverseAVX512 is NTT32.inverse on the vector kernels.

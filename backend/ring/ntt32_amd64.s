@@ -2,83 +2,7 @@
 
 #include "textflag.h"
 
-// AVX-512F kernels for NTT32: 16 uint32 lanes per ZMM register. They follow
-// the pure-Go Harvey butterflies exactly (same twiddles, same lazy ranges,
-// same final reductions), so fully reduced outputs agree bit for bit.
-//
-// The Shoup product T = Y·W - floor(Y·W'/2^32)·Q (mod 2^32) per lane:
-// VPMULUDQ multiplies the even dword of each qword, so the quotient estimate
-// is formed from the even products (shifted down) and the odd products
-// (whose high dwords already sit in the odd lanes), blended with K1 = 0xAAAA;
-// the two low products are VPMULLD.
-//
-// Register conventions: Z30 = Q, Z31 = 2Q, K1 = odd-lane mask.
-
-// SHOUP_B: Z_out = Y·W mod Q in [0, 2Q), W/WS broadcast (same value in both
-// dwords of each qword). Clobbers T1, T2.
-#define SHOUP_B(Y, W, WS, OUT, T1, T2) \
-	VPMULUDQ WS, Y, T1 \
-	VPSRLQ   $32, Y, T2 \
-	VPMULUDQ WS, T2, T2 \
-	VPSHUFD  $0xf5, T1, K2, T2 \
-	VPMULLD  W, Y, OUT \
-	VPMULLD  Z30, T2, T2 \
-	VPSUBD   T2, OUT, OUT
-
-// SHOUP_V: as SHOUP_B for per-lane twiddles. Clobbers T1, T2, T3.
-#define SHOUP_V(Y, W, WS, OUT, T1, T2, T3) \
-	VPMULUDQ WS, Y, T1 \
-	VPSRLQ   $32, Y, T2 \
-	VPSRLQ   $32, WS, T3 \
-	VPMULUDQ T3, T2, T2 \
-	VPSHUFD  $0xf5, T1, K2, T2 \
-	VPMULLD  W, Y, OUT \
-	VPMULLD  Z30, T2, T2 \
-	VPSUBD   T2, OUT, OUT
-
-// CT: Cooley–Tukey butterfly in place on X, Y with T = Shoup product of Y
-// already in T: X = min(X, X-2Q); (X, Y) = (X+T, X-T+2Q). Clobbers TMP.
-#define CT(X, Y, T, TMP) \
-	VPSUBD  Z31, X, TMP \
-	VPMINUD TMP, X, X \
-	VPSUBD  T, X, Y \
-	VPADDD  Z31, Y, Y \
-	VPADDD  T, X, X
-
-// GS_PRE: Gentleman–Sande sum and difference: S = min(X+Y, X+Y-2Q) into X,
-// D = X-Y+2Q into D.
-#define GS_PRE(X, Y, D, TMP) \
-	VPSUBD  Y, X, D \
-	VPADDD  Z31, D, D \
-	VPADDD  Y, X, X \
-	VPSUBD  Z31, X, TMP \
-	VPMINUD TMP, X, X
-
-// PERM2: (X, Y) = the two halves of a 32-lane permutation of (X, Y) with
-// index vectors I0, I1. Clobbers T0, T1 (results land in X, Y).
-#define PERM2(X, Y, I0, I1, T0, T1) \
-	VMOVDQA32 I0, T0 \
-	VPERMI2D  Y, X, T0 \
-	VMOVDQA32 I1, T1 \
-	VPERMI2D  Y, X, T1 \
-	VMOVDQA32 T0, X \
-	VMOVDQA32 T1, Y
-
-// REDUCE2: X in [0, 4Q) -> [0, 2Q), then subtract Z29 if that leaves a
-// smaller value (Z29 = Q for full reduction, all ones for lazy).
-#define REDUCE2(X, TMP) \
-	VPSUBD  Z31, X, TMP \
-	VPMINUD TMP, X, X \
-	VPSUBD  Z29, X, TMP \
-	VPMINUD TMP, X, X
-
-#define SETUP_Q \
-	VPBROADCASTD AX, Z30 \
-	VPADDD Z30, Z30, Z31 \
-	MOVL $0xAAAA, AX \
-	KMOVW AX, K1 \
-	MOVL $0x5555, AX \
-	KMOVW AX, K2
+#include "ntt32_amd64.h"
 
 // func fwdStage32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 // One Cooley–Tukey stage with m groups at distance t (t a multiple of 16),
@@ -213,139 +137,27 @@ linner:
 	VZEROUPPER
 	RET
 
-// Tail/head index table layout (see avxTables in ntt32_amd64.go), in units
+// Tail/head index table layout (see avxTables in avx_layout.go), in units
 // of 64-byte vectors: 0-9 forward permutations (nat->L3, L3->L2, L2->L1,
 // L1->L0, L0->nat, two vectors each), 10-19 inverse permutations (nat->L0,
 // L0->L1, L1->L2, L2->L3, L3->nat), 20-22 twiddle expansions lane>>3,
 // lane>>2, lane>>1.
 
-// func fwdTail32AVX512(a *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, full bool)
-// The last four Cooley–Tukey stages (t = 8, 4, 2, 1) on chunks of 32 entries
-// held in two registers, permuted between stages so that each butterfly
-// pairs lane i of X with lane i of Y; then the final reduction.
-TEXT ·fwdTail32AVX512(SB), NOSPLIT, $0-45
-	MOVQ a+0(FP), DI
-	MOVQ n+8(FP), CX
-	MOVQ psi+16(FP), R8
-	MOVQ psiS+24(FP), R9
-	MOVQ tab+32(FP), R10
-	MOVL q+40(FP), AX
-	SETUP_Q
-	VMOVDQU32 0(R10), Z16
-	VMOVDQU32 64(R10), Z17
-	VMOVDQU32 128(R10), Z18
-	VMOVDQU32 192(R10), Z19
-	VMOVDQU32 256(R10), Z20
-	VMOVDQU32 320(R10), Z21
-	VMOVDQU32 384(R10), Z22
-	VMOVDQU32 448(R10), Z23
-	VMOVDQU32 512(R10), Z24
-	VMOVDQU32 576(R10), Z25
-	VMOVDQU32 1280(R10), Z26
-	VMOVDQU32 1344(R10), Z27
-	VMOVDQU32 1408(R10), Z28
-	// Z29 = Q if full, else all ones.
-	VPTERNLOGD $0xff, Z29, Z29, Z29
-	MOVBLZX full+44(FP), AX
-	TESTL AX, AX
-	JZ   ftnofull
-	VMOVDQA32 Z30, Z29
+// func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+// The last seven Cooley–Tukey stages (t = 64 ... 1) on blocks of 128
+// entries, reading src and writing dst (which may be the same array); the
+// outputs in [0, 2Q), or [0, Q) if c = Q (c = all ones: lazy). See
+// ntt32_fwd_amd64.h.
+TEXT ·fwdTail32AVX512(SB), NOSPLIT, $0-56
+#include "ntt32_fwd_amd64.h"
 
-ftnofull:
-	// Twiddle pointers: stage t uses psi[N/(2t) + group]; byte offsets
-	// N (t=8: N/16 entries), ... computed from n.
-	MOVQ CX, R11
-	SHLQ $2, R11          // 4N bytes
-	MOVQ R11, R12
-	SHRQ $4, R12          // t=8: N/16 entries = N/4 bytes
-	LEAQ (R8)(R12*1), AX  // psi t=8
-	LEAQ (R9)(R12*1), BX
-	SHLQ $1, R12          // t=4: N/2 bytes
-	LEAQ (R8)(R12*1), R13
-	LEAQ (R9)(R12*1), R14
-	SHLQ $1, R12          // t=2: N bytes
-	LEAQ (R8)(R12*1), R15
-	LEAQ (R9)(R12*1), DX
-	SHLQ $1, R12          // t=1: 2N bytes
-	ADDQ R12, R8
-	ADDQ R12, R9
-	SHRQ $5, CX           // chunks
-
-ftloop:
-	// Two chunks per iteration (A in Z0/Z1, B in Z8/Z9) for instruction-level
-	// parallelism: each chunk alone is one long dependency chain.
-	VMOVDQU32 (DI), Z0
-	VMOVDQU32 64(DI), Z1
-	VMOVDQU32 128(DI), Z8
-	VMOVDQU32 192(DI), Z9
-	PERM2(Z0, Z1, Z16, Z17, Z2, Z3)
-	PERM2(Z8, Z9, Z16, Z17, Z12, Z13)
-	// t = 8
-	VPERMD (AX), Z26, Z10
-	VPERMD (BX), Z26, Z11
-	VPERMD 8(AX), Z26, Z6
-	VPERMD 8(BX), Z26, Z7
-	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
-	CT(Z0, Z1, Z2, Z3)
-	CT(Z8, Z9, Z12, Z13)
-	PERM2(Z0, Z1, Z18, Z19, Z2, Z3)
-	PERM2(Z8, Z9, Z18, Z19, Z12, Z13)
-	// t = 4
-	VPERMD (R13), Z27, Z10
-	VPERMD (R14), Z27, Z11
-	VPERMD 16(R13), Z27, Z6
-	VPERMD 16(R14), Z27, Z7
-	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
-	CT(Z0, Z1, Z2, Z3)
-	CT(Z8, Z9, Z12, Z13)
-	PERM2(Z0, Z1, Z20, Z21, Z2, Z3)
-	PERM2(Z8, Z9, Z20, Z21, Z12, Z13)
-	// t = 2
-	VPERMD (R15), Z28, Z10
-	VPERMD (DX), Z28, Z11
-	VPERMD 32(R15), Z28, Z6
-	VPERMD 32(DX), Z28, Z7
-	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
-	CT(Z0, Z1, Z2, Z3)
-	CT(Z8, Z9, Z12, Z13)
-	PERM2(Z0, Z1, Z22, Z23, Z2, Z3)
-	PERM2(Z8, Z9, Z22, Z23, Z12, Z13)
-	// t = 1
-	VMOVDQU32 (R8), Z10
-	VMOVDQU32 (R9), Z11
-	VMOVDQU32 64(R8), Z6
-	VMOVDQU32 64(R9), Z7
-	SHOUP_V(Z1, Z10, Z11, Z2, Z3, Z4, Z5)
-	SHOUP_V(Z9, Z6, Z7, Z12, Z13, Z14, Z15)
-	CT(Z0, Z1, Z2, Z3)
-	CT(Z8, Z9, Z12, Z13)
-	// Reduce [0, 4Q) -> [0, 2Q) -> [0, Q) (the latter only if full).
-	REDUCE2(Z0, Z3)
-	REDUCE2(Z1, Z3)
-	REDUCE2(Z8, Z13)
-	REDUCE2(Z9, Z13)
-	PERM2(Z0, Z1, Z24, Z25, Z2, Z3)
-	PERM2(Z8, Z9, Z24, Z25, Z12, Z13)
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z8, 128(DI)
-	VMOVDQU32 Z9, 192(DI)
-	ADDQ $256, DI
-	ADDQ $16, AX
-	ADDQ $16, BX
-	ADDQ $32, R13
-	ADDQ $32, R14
-	ADDQ $64, R15
-	ADDQ $64, DX
-	ADDQ $128, R8
-	ADDQ $128, R9
-	SUBQ $2, CX
-	JNZ  ftloop
-	VZEROUPPER
-	RET
+// func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+// fwdTail32AVX512 without Harvey's reductions of X (noXRed; c =
+// floor(2^32/Q)), outputs fully reduced.
+TEXT ·fwdTailNR32AVX512(SB), NOSPLIT, $0-56
+#define NR
+#include "ntt32_fwd_amd64.h"
+#undef NR
 
 // func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
 // The first four Gentleman–Sande stages (t = 1, 2, 4, 8) on chunks of 32,

@@ -1,0 +1,159 @@
+// Macros shared by the NTT32 AVX-512F kernels (ntt32_amd64.s,
+// ntt32nr_amd64.s): 16 uint32 lanes per ZMM register. The Harvey kernels
+// follow the radix-2 reference butterflies exactly (same twiddles, same lazy
+// ranges, same final reductions), so every output, Lazy ones included,
+// agrees bit for bit (TestNTT32VectorExact).
+//
+// The Shoup product T = Y·W - floor(Y·W'/2^32)·Q (mod 2^32) per lane:
+// VPMULUDQ multiplies the even dword of each qword, so the quotient estimate
+// is formed from the even products (whose high dwords are moved down into
+// the even lanes by one VPSHUFD merged under K2 = 0x5555) and the odd
+// products (whose high dwords already sit in the odd lanes); the two low
+// products are VPMULLD. On Zen 4 the multiplies share one 512-bit port, so
+// the product costs 4 multiply slots and 3 other ops.
+//
+// Register conventions: Z30 = Q, Z31 = 2Q, K1 = odd-lane mask 0xAAAA,
+// K2 = even-lane mask 0x5555.
+
+// SHOUP_B: Z_out = Y·W mod Q in [0, 2Q), W/WS broadcast (same value in both
+// dwords of each qword). Clobbers T1, T2.
+#define SHOUP_B(Y, W, WS, OUT, T1, T2) \
+	VPMULUDQ WS, Y, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPMULUDQ WS, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD  W, Y, OUT \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
+
+// SHOUP_V: as SHOUP_B for per-lane twiddles. Clobbers T1, T2, T3.
+#define SHOUP_V(Y, W, WS, OUT, T1, T2, T3) \
+	VPMULUDQ WS, Y, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPSRLQ   $32, WS, T3 \
+	VPMULUDQ T3, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD  W, Y, OUT \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
+
+// CT: Cooley–Tukey butterfly in place on X, Y with T = Shoup product of Y
+// already in T: X = min(X, X-2Q); (X, Y) = (X+T, X-T+2Q). Clobbers TMP.
+#define CT(X, Y, T, TMP) \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X \
+	VPSUBD  T, X, Y \
+	VPADDD  Z31, Y, Y \
+	VPADDD  T, X, X
+
+// GS_PRE: Gentleman–Sande sum and difference: S = min(X+Y, X+Y-2Q) into X,
+// D = X-Y+2Q into D.
+#define GS_PRE(X, Y, D, TMP) \
+	VPSUBD  Y, X, D \
+	VPADDD  Z31, D, D \
+	VPADDD  Y, X, X \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X
+
+// PERM2: (X, Y) = the two halves of a 32-lane permutation of (X, Y) with
+// index vectors I0, I1. Clobbers T0, T1 (results land in X, Y).
+#define PERM2(X, Y, I0, I1, T0, T1) \
+	VMOVDQA32 I0, T0 \
+	VPERMI2D  Y, X, T0 \
+	VMOVDQA32 I1, T1 \
+	VPERMI2D  Y, X, T1 \
+	VMOVDQA32 T0, X \
+	VMOVDQA32 T1, Y
+
+// REDUCE2: X in [0, 4Q) -> [0, 2Q), then subtract Z29 if that leaves a
+// smaller value (Z29 = Q for full reduction, all ones for lazy).
+#define REDUCE2(X, TMP) \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X \
+	VPSUBD  Z29, X, TMP \
+	VPMINUD TMP, X, X
+
+#define SETUP_Q \
+	VPBROADCASTD AX, Z30 \
+	VPADDD Z30, Z30, Z31 \
+	MOVL $0xAAAA, AX \
+	KMOVW AX, K1 \
+	MOVL $0x5555, AX \
+	KMOVW AX, K2
+
+// CT_NR: Cooley–Tukey butterfly without Harvey's reduction of X (the
+// noXRed kernels): (X, Y) = (X+T, X-T+2Q). Entries grow by less than 2Q per
+// stage, which (2·log2(N)+4)·Q <= 2^32 keeps below 2^32.
+#define CT_NR(X, Y, T) \
+	VPSUBD  T, X, Y \
+	VPADDD  Z31, Y, Y \
+	VPADDD  T, X, X
+
+// BARRETT_V: X (any uint32) -> X - floor(X·br/2^32)·Q in [0, 2Q), br =
+// floor(2^32/Q) broadcast in BR. Clobbers T1, T2.
+#define BARRETT_V(X, BR, T1, T2) \
+	VPMULUDQ BR, X, T1 \
+	VPSRLQ   $32, X, T2 \
+	VPMULUDQ BR, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, X, X
+
+// REDUCE2Q: X in [0, 4Q) -> [0, Q). Clobbers TMP.
+#define REDUCE2Q(X, TMP) \
+	VPSUBD  Z31, X, TMP \
+	VPMINUD TMP, X, X \
+	VPSUBD  Z30, X, TMP \
+	VPMINUD TMP, X, X
+
+// XRED4: Harvey's reduction of four butterfly inputs X to [0, 2Q).
+// Clobbers T0, T1.
+#define XRED4(A, B, C, D, T0, T1) \
+	VPSUBD  Z31, A, T0 \
+	VPSUBD  Z31, B, T1 \
+	VPMINUD T0, A, A \
+	VPMINUD T1, B, B \
+	VPSUBD  Z31, C, T0 \
+	VPSUBD  Z31, D, T1 \
+	VPMINUD T0, C, C \
+	VPMINUD T1, D, D
+
+// SHOUP_BC: SHOUP_B with W and WS taken from memory by embedded broadcast
+// (WP, WSP: addresses of one twiddle and its companion; VPMULUDQ broadcasts
+// the qword at WSP, whose even dword is WS). Clobbers T1, T2.
+#define SHOUP_BC(Y, WP, WSP, OUT, T1, T2) \
+	VPMULUDQ.BCST WSP, Y, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPMULUDQ.BCST WSP, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD.BCST WP, Y, OUT \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
+
+// SHOUP_VM: SHOUP_V with W and WS read from memory (16 per-lane twiddles
+// at WP and companions at WSP). Clobbers T1-T3.
+#define SHOUP_VM(Y, WP, WSP, OUT, T1, T2, T3) \
+	VPMULUDQ WSP, Y, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPSRLQ   $32, WSP, T3 \
+	VPMULUDQ T3, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD  WP, Y, OUT \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT
+
+// TW_PERM: per-lane twiddles W and companions WS from the few at WP, WSP
+// by the VPERMD expansion index IDX (lane >> s).
+#define TW_PERM(WP, WSP, IDX, W, WS) \
+	VPERMD WP, IDX, W \
+	VPERMD WSP, IDX, WS
+
+// PERM2M: PERM2 with the index vectors read from memory at I0, I1 (the
+// VPERMI2D index operand is overwritten anyway). Clobbers T0, T1.
+#define PERM2M(X, Y, I0, I1, T0, T1) \
+	VMOVDQU32 I0, T0 \
+	VPERMI2D  Y, X, T0 \
+	VMOVDQU32 I1, T1 \
+	VPERMI2D  Y, X, T1 \
+	VMOVDQA32 T0, X \
+	VMOVDQA32 T1, Y

@@ -1,0 +1,236 @@
+// Body of the forward block kernels (ntt32_amd64.s includes it twice: with
+// NR defined for fwdTailNR32AVX512, without for fwdTail32AVX512). Frame
+// (dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32).
+//
+// One iteration transforms a block of 128 entries held in Z0-Z7 (natural
+// order, Z0 = entries 0-15, ..., Z7 = 112-127): the stages t = 64, 32, 16
+// pair whole registers (one twiddle each, taken by embedded broadcast);
+// then the four chunks of 32 entries (Z0/Z1, ..., Z6/Z7) run the stages
+// t = 8, 4, 2, 1 permuted between the layouts L3..L0 (avx_layout.go) as in
+// the two-register version, four independent chains for instruction-level
+// parallelism. Without NR every butterfly first brings X to [0, 2Q) (the
+// Harvey step of the radix-2 reference) and Z29 = c is the final constant
+// (Q to reduce fully, all ones for lazy); with NR the X reductions are
+// skipped (noXRed), Z29 = c = floor(2^32/Q), and the last stage's X is
+// reduced by Barrett.
+//
+// Registers: DI dst, SI src, CX blocks left, R9 = psiS - psi (bytes, so
+// that (P)(R9*1) is the Shoup companion of the twiddle at P), R10 tab,
+// AX/BX/DX/R12-R15 the twiddle pointers of the stages t = 64 ... 1 for the
+// current block; Z26-Z28 VPERMD expansion indices; Z8-Z25 temporaries.
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ psi+24(FP), R8
+	MOVQ psiS+32(FP), R9
+	MOVQ tab+40(FP), R10
+	MOVL q+48(FP), AX
+	SETUP_Q
+	MOVL c+52(FP), AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU32 1280(R10), Z26
+	VMOVDQU32 1344(R10), Z27
+	VMOVDQU32 1408(R10), Z28
+	SUBQ R8, R9
+	// Stage t uses psi[N/(2t) + group]: byte offset 2N/t, i.e. N/32 for
+	// t = 64, doubling down to 2N for t = 1.
+	MOVQ CX, R11
+	SHRQ $5, R11
+	LEAQ (R8)(R11*1), AX  // t = 64
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), BX  // t = 32
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), DX  // t = 16
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), R12 // t = 8
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), R13 // t = 4
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), R14 // t = 2
+	SHLQ $1, R11
+	LEAQ (R8)(R11*1), R15 // t = 1
+	SHRQ $7, CX
+
+fbloop:
+	VMOVDQU32 0(SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VMOVDQU32 128(SI), Z2
+	VMOVDQU32 192(SI), Z3
+	VMOVDQU32 256(SI), Z4
+	VMOVDQU32 320(SI), Z5
+	VMOVDQU32 384(SI), Z6
+	VMOVDQU32 448(SI), Z7
+
+	// t = 64: (Z0..Z3, Z4..Z7), twiddle psi[N/128 + block].
+#ifndef NR
+	XRED4(Z0, Z1, Z2, Z3, Z8, Z9)
+#endif
+	SHOUP_BC(Z4, 0(AX), 0(AX)(R9*1), Z10, Z11, Z12)
+	CT_NR(Z0, Z4, Z10)
+	SHOUP_BC(Z5, 0(AX), 0(AX)(R9*1), Z13, Z14, Z15)
+	CT_NR(Z1, Z5, Z13)
+	SHOUP_BC(Z6, 0(AX), 0(AX)(R9*1), Z16, Z17, Z18)
+	CT_NR(Z2, Z6, Z16)
+	SHOUP_BC(Z7, 0(AX), 0(AX)(R9*1), Z19, Z20, Z21)
+	CT_NR(Z3, Z7, Z19)
+
+	// t = 32: (Z0, Z1; Z2, Z3) and (Z4, Z5; Z6, Z7).
+#ifndef NR
+	XRED4(Z0, Z1, Z4, Z5, Z8, Z9)
+#endif
+	SHOUP_BC(Z2, 0(BX), 0(BX)(R9*1), Z10, Z11, Z12)
+	CT_NR(Z0, Z2, Z10)
+	SHOUP_BC(Z3, 0(BX), 0(BX)(R9*1), Z13, Z14, Z15)
+	CT_NR(Z1, Z3, Z13)
+	SHOUP_BC(Z6, 4(BX), 4(BX)(R9*1), Z16, Z17, Z18)
+	CT_NR(Z4, Z6, Z16)
+	SHOUP_BC(Z7, 4(BX), 4(BX)(R9*1), Z19, Z20, Z21)
+	CT_NR(Z5, Z7, Z19)
+
+	// t = 16: the two registers of each chunk.
+#ifndef NR
+	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
+#endif
+	SHOUP_BC(Z1, 0(DX), 0(DX)(R9*1), Z10, Z11, Z12)
+	CT_NR(Z0, Z1, Z10)
+	SHOUP_BC(Z3, 4(DX), 4(DX)(R9*1), Z13, Z14, Z15)
+	CT_NR(Z2, Z3, Z13)
+	SHOUP_BC(Z5, 8(DX), 8(DX)(R9*1), Z16, Z17, Z18)
+	CT_NR(Z4, Z5, Z16)
+	SHOUP_BC(Z7, 12(DX), 12(DX)(R9*1), Z19, Z20, Z21)
+	CT_NR(Z6, Z7, Z19)
+
+	// Natural -> L3.
+	PERM2M(Z0, Z1, 0(R10), 64(R10), Z8, Z9)
+	PERM2M(Z2, Z3, 0(R10), 64(R10), Z10, Z11)
+	PERM2M(Z4, Z5, 0(R10), 64(R10), Z12, Z13)
+	PERM2M(Z6, Z7, 0(R10), 64(R10), Z14, Z15)
+
+	// t = 8: two twiddles per chunk, expanded by lane >> 3.
+#ifndef NR
+	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
+#endif
+	TW_PERM(0(R12), 0(R12)(R9*1), Z26, Z8, Z9)
+	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	CT_NR(Z0, Z1, Z10)
+	TW_PERM(8(R12), 8(R12)(R9*1), Z26, Z13, Z14)
+	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	CT_NR(Z2, Z3, Z15)
+	TW_PERM(16(R12), 16(R12)(R9*1), Z26, Z18, Z19)
+	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	CT_NR(Z4, Z5, Z20)
+	TW_PERM(24(R12), 24(R12)(R9*1), Z26, Z23, Z24)
+	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	CT_NR(Z6, Z7, Z25)
+	PERM2M(Z0, Z1, 128(R10), 192(R10), Z8, Z9)
+	PERM2M(Z2, Z3, 128(R10), 192(R10), Z10, Z11)
+	PERM2M(Z4, Z5, 128(R10), 192(R10), Z12, Z13)
+	PERM2M(Z6, Z7, 128(R10), 192(R10), Z14, Z15)
+
+	// t = 4: four twiddles per chunk, expanded by lane >> 2.
+#ifndef NR
+	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
+#endif
+	TW_PERM(0(R13), 0(R13)(R9*1), Z27, Z8, Z9)
+	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	CT_NR(Z0, Z1, Z10)
+	TW_PERM(16(R13), 16(R13)(R9*1), Z27, Z13, Z14)
+	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	CT_NR(Z2, Z3, Z15)
+	TW_PERM(32(R13), 32(R13)(R9*1), Z27, Z18, Z19)
+	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	CT_NR(Z4, Z5, Z20)
+	TW_PERM(48(R13), 48(R13)(R9*1), Z27, Z23, Z24)
+	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	CT_NR(Z6, Z7, Z25)
+	PERM2M(Z0, Z1, 256(R10), 320(R10), Z8, Z9)
+	PERM2M(Z2, Z3, 256(R10), 320(R10), Z10, Z11)
+	PERM2M(Z4, Z5, 256(R10), 320(R10), Z12, Z13)
+	PERM2M(Z6, Z7, 256(R10), 320(R10), Z14, Z15)
+
+	// t = 2: eight twiddles per chunk, expanded by lane >> 1.
+#ifndef NR
+	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
+#endif
+	TW_PERM(0(R14), 0(R14)(R9*1), Z28, Z8, Z9)
+	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	CT_NR(Z0, Z1, Z10)
+	TW_PERM(32(R14), 32(R14)(R9*1), Z28, Z13, Z14)
+	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	CT_NR(Z2, Z3, Z15)
+	TW_PERM(64(R14), 64(R14)(R9*1), Z28, Z18, Z19)
+	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	CT_NR(Z4, Z5, Z20)
+	TW_PERM(96(R14), 96(R14)(R9*1), Z28, Z23, Z24)
+	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	CT_NR(Z6, Z7, Z25)
+	PERM2M(Z0, Z1, 384(R10), 448(R10), Z8, Z9)
+	PERM2M(Z2, Z3, 384(R10), 448(R10), Z10, Z11)
+	PERM2M(Z4, Z5, 384(R10), 448(R10), Z12, Z13)
+	PERM2M(Z6, Z7, 384(R10), 448(R10), Z14, Z15)
+
+	// t = 1: sixteen twiddles per chunk, one per lane.
+#ifdef NR
+	BARRETT_V(Z0, Z29, Z8, Z9)
+	BARRETT_V(Z2, Z29, Z10, Z11)
+	BARRETT_V(Z4, Z29, Z12, Z13)
+	BARRETT_V(Z6, Z29, Z14, Z15)
+#else
+	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
+#endif
+	SHOUP_VM(Z1, 0(R15), 0(R15)(R9*1), Z10, Z11, Z12, Z13)
+	CT_NR(Z0, Z1, Z10)
+	SHOUP_VM(Z3, 64(R15), 64(R15)(R9*1), Z14, Z15, Z16, Z17)
+	CT_NR(Z2, Z3, Z14)
+	SHOUP_VM(Z5, 128(R15), 128(R15)(R9*1), Z18, Z19, Z20, Z21)
+	CT_NR(Z4, Z5, Z18)
+	SHOUP_VM(Z7, 192(R15), 192(R15)(R9*1), Z22, Z23, Z24, Z25)
+	CT_NR(Z6, Z7, Z22)
+
+#ifdef NR
+	// [0, 4Q) -> [0, Q).
+	REDUCE2Q(Z0, Z8)
+	REDUCE2Q(Z1, Z9)
+	REDUCE2Q(Z2, Z10)
+	REDUCE2Q(Z3, Z11)
+	REDUCE2Q(Z4, Z12)
+	REDUCE2Q(Z5, Z13)
+	REDUCE2Q(Z6, Z14)
+	REDUCE2Q(Z7, Z15)
+#else
+	// [0, 4Q) -> [0, 2Q), then [0, Q) if Z29 = Q.
+	REDUCE2(Z0, Z8)
+	REDUCE2(Z1, Z9)
+	REDUCE2(Z2, Z10)
+	REDUCE2(Z3, Z11)
+	REDUCE2(Z4, Z12)
+	REDUCE2(Z5, Z13)
+	REDUCE2(Z6, Z14)
+	REDUCE2(Z7, Z15)
+#endif
+	// L0 -> natural.
+	PERM2M(Z0, Z1, 512(R10), 576(R10), Z8, Z9)
+	PERM2M(Z2, Z3, 512(R10), 576(R10), Z10, Z11)
+	PERM2M(Z4, Z5, 512(R10), 576(R10), Z12, Z13)
+	PERM2M(Z6, Z7, 512(R10), 576(R10), Z14, Z15)
+	VMOVDQU32 Z0, 0(DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	VMOVDQU32 Z4, 256(DI)
+	VMOVDQU32 Z5, 320(DI)
+	VMOVDQU32 Z6, 384(DI)
+	VMOVDQU32 Z7, 448(DI)
+	ADDQ $512, SI
+	ADDQ $512, DI
+	ADDQ $4, AX
+	ADDQ $8, BX
+	ADDQ $16, DX
+	ADDQ $32, R12
+	ADDQ $64, R13
+	ADDQ $128, R14
+	ADDQ $256, R15
+	DECQ CX
+	JNZ  fbloop
+	VZEROUPPER
+	RET
