@@ -28,7 +28,7 @@ func fwdStageNR32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
 
 //go:noescape
-func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32)
+func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, do64 int)
 
 // avxMinN is the smallest N the vector path handles: the in-register stages
 // take blocks of 128 entries.
@@ -65,14 +65,21 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	fwdTail32AVX512(a, src, N, psi, psiS, &avxTables[0], r.Q, c)
 }
 
-// inverseAVX512 is NTT32.inverse on the vector kernels.
+// inverseAVX512 is NTT32.inverse on the vector kernels: the stages
+// t = 1 ... 64 (t = 1 ... 32 for N = 128, whose t = 64 is the last) per
+// block of 128 entries in registers, then the remaining stages one at a
+// time, the last with N^-1 folded in.
 func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	N := r.N
 	_, _ = in[N-1], out[N-1]
 	a := &out[0]
 	psi, psiS := &r.psiInvRev[0], &r.psiInvRevShoup[0]
-	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], r.Q)
-	for m, t := N/32, 16; t < N/2; m, t = m/2, 2*t {
+	t0, do64 := 64, 0
+	if N > 128 {
+		t0, do64 = 128, 1
+	}
+	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], r.Q, do64)
+	for m, t := N/(2*t0), t0; t < N/2; m, t = m/2, 2*t {
 		invStage32AVX512(a, m, t, psi, psiS, r.Q)
 	}
 	c := [4]uint32{r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup}
