@@ -20,8 +20,9 @@ const DefaultBatch = 4
 // per bootstrap of the largest batch it serves. Like a Scratch, it belongs
 // to one goroutine at a time.
 type BatchScratch struct {
-	lit ParamsLiteral
-	scs []*Scratch
+	lit    ParamsLiteral
+	scs    []*Scratch
+	ksOffs []uint64 // the batch's key-switch rows (keySwitchLWEBatch)
 }
 
 // NewBatchScratch allocates a BatchScratch for batches of up to k circuit
@@ -33,7 +34,7 @@ func NewBatchScratch(p Params, k int) (*BatchScratch, error) {
 	if k < 1 || k > MaxBatch {
 		return nil, fmt.Errorf("cbs: NewBatchScratch: batch of %d bootstraps (want 1..%d)", k, MaxBatch)
 	}
-	bs := &BatchScratch{lit: p.lit, scs: make([]*Scratch, k)}
+	bs := &BatchScratch{lit: p.lit, scs: make([]*Scratch, k), ksOffs: make([]uint64, k*p.ringN*p.digKS)}
 	for j := range bs.scs {
 		bs.scs[j] = NewScratch(p)
 	}
@@ -51,7 +52,8 @@ func (bs *BatchScratch) Scratch() *Scratch { return bs.scs[0] }
 // bit-identical to CBS(ins[j], outs[j], ·) in turn, but faster: the batch's
 // blind rotations run in lockstep (see blindRotateBatch), so each step's
 // key rows are read from memory once per batch instead of once per
-// bootstrap. len(ins) = len(outs) ≤ bs.Size(); an empty batch does
+// bootstrap, and the LWE key switches walk their key together
+// (keySwitchLWEBatch). len(ins) = len(outs) ≤ bs.Size(); an empty batch does
 // nothing. The same input may appear more than once; outs should be
 // distinct (as in turn, a repeated out keeps the last result). ins are not
 // modified.
@@ -81,7 +83,11 @@ func (ev *Evaluator) CBSBatch(ins []*WideBit, outs []*RGSW, bs *BatchScratch) er
 	}
 	scs := bs.scs[:len(ins)]
 	for j, sc := range scs {
-		ev.toSmallLWE(ins[j], sc)
+		ev.modSwitchKS(ins[j], sc)
+	}
+	scs[0].sink += keySwitchLWEBatch(ev.p, ev.ek, scs, bs.ksOffs)
+	for _, sc := range scs {
+		ev.roundToAlpha(sc)
 	}
 	ev.blindRotateBatch(scs)
 	for j, sc := range scs {

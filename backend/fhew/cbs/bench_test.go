@@ -258,3 +258,47 @@ func BenchmarkCBSBatch(b *testing.B) {
 		b.ReportMetric(per2/nandOp, fmt.Sprintf("k%d-2w-CBS/NAND", n))
 	}
 }
+
+// BenchmarkKeySwitchBatch times the LWE key switch at STD128_CBS (mod
+// switch done beforehand) on 4 samples: one at a time and in batches of 2
+// and 4 (keySwitchLWEBatch), interleaved, each after reading 96 MiB to
+// evict the key from the caches (in a CBS the blind rotation's 146 MB key
+// does that), in ms per sample.
+//
+//	go test ./backend/fhew/cbs -run '^$' -bench KeySwitchBatch -benchtime 20x
+func BenchmarkKeySwitchBatch(b *testing.B) {
+	k := keys128(b)
+	ws, _ := randomWideBits(b, k, mrand.New(mrand.NewPCG(43, 44)), 4)
+	bs, err := NewBatchScratch(k.p, len(ws))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for j, w := range ws {
+		k.ev.modSwitchKS(w, bs.scs[j])
+	}
+	flushBuf := make([]uint64, 96<<20/8)
+	var sink uint64
+	flush := func() {
+		for _, x := range flushBuf {
+			sink += x
+		}
+	}
+	sizes := []int{1, 2, 4}
+	ts := make([]time.Duration, len(sizes))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for s, n := range sizes {
+			flush()
+			t0 := time.Now()
+			for lo := 0; lo < len(ws); lo += n {
+				sink += keySwitchLWEBatch(k.p, k.ek, bs.scs[lo:lo+n], bs.ksOffs)
+			}
+			ts[s] += time.Since(t0)
+		}
+	}
+	b.StopTimer()
+	for s, n := range sizes {
+		b.ReportMetric(ts[s].Seconds()/float64(b.N*len(ws))*1e3, fmt.Sprintf("k%d-ms/KS", n))
+	}
+	bs.scs[0].sink += sink
+}

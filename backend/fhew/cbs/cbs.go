@@ -92,7 +92,7 @@ type Scratch struct {
 	lit    ParamsLiteral // the set it was sized for
 	lwe    []uint64      // modswitched wide bit (N + 1 values mod Q_ks)
 	ksAcc  []uint64      // key-switch accumulator, 4 lanes per word
-	ksOffs []int32       // key-switch rows to add
+	ksOffs []uint64      // key-switch rows to add (keySwitchLWEBatch)
 	sink   uint64        // keeps the key switch's touch-ahead loads alive
 	alpha  []int32       // rounded LWE ciphertext mod 2N (n + 1)
 	accB   ring.Poly2
@@ -119,7 +119,7 @@ func NewScratch(p Params) *Scratch {
 		lit:    p.lit,
 		lwe:    make([]uint64, p.ringN+1),
 		ksAcc:  make([]uint64, ksWidth(p.lit.LWEDim)),
-		ksOffs: make([]int32, p.ringN*p.digKS),
+		ksOffs: make([]uint64, p.ringN*p.digKS),
 		alpha:  make([]int32, p.lit.LWEDim+1),
 		cen:    make([]int64, p.ringN),
 		cen2:   make([]int64, p.ringN),
@@ -255,13 +255,25 @@ func (ev *Evaluator) levelRLWE(j, shared int, sc *Scratch) {
 // toSmallLWE mod-switches in to Q_ks, key-switches it to s and rounds it
 // to 2N: sc.alpha[0..n-1] = a, sc.alpha[n] = b (phase b + <a, s>).
 func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
+	ev.modSwitchKS(in, sc)
+	sc.sink += keySwitchLWEBatch(ev.p, ev.ek, sc.self[:], sc.ksOffs)
+	ev.roundToAlpha(sc)
+}
+
+// modSwitchKS writes in mod-switched to Q_ks into sc.lwe.
+func (ev *Evaluator) modSwitchKS(in *WideBit, sc *Scratch) {
 	p := ev.p
 	lq := uint(p.lit.LogQKS)
 	for i, a := range in.A {
 		sc.lwe[i] = modSwitchCoeff(a%p.q, p.q, lq)
 	}
 	sc.lwe[p.ringN] = modSwitchCoeff(in.B%p.q, p.q, lq)
-	sc.sink += keySwitchLWE(p, ev.ek, sc.lwe, sc.ksAcc, sc.ksOffs)
+}
+
+// roundToAlpha rounds the key-switched sample in sc.ksAcc (mod Q_ks) to
+// 2N into sc.alpha.
+func (ev *Evaluator) roundToAlpha(sc *Scratch) {
+	p := ev.p
 	n := p.lit.LWEDim
 	shift := uint(p.lit.LogQKS - (p.lit.LogN + 1))
 	mask := uint64(p.qks - 1)
@@ -269,77 +281,6 @@ func (ev *Evaluator) toSmallLWE(in *WideBit, sc *Scratch) {
 		x := (sc.ksAcc[j/4] >> (16 * uint(j%4))) & mask
 		sc.alpha[j] = int32(((x + (uint64(1)<<shift)/2) >> shift) % uint64(p.ringM))
 	}
-}
-
-// keySwitchLWE sets acc (4 lanes of 16 bits per word) to the LWE
-// encryption under s of the phase of lwe (under z, mod Q_ks): (0.., b)
-// plus, per coefficient i and signed digit v of lwe[i] at position d
-// (v in [-B/2, B/2); a carry out of the top digit is a multiple of Q_ks),
-// the stored row (i, d, |v|), subtracted when v < 0. Lanes are added and
-// subtracted mod 2^16 without carries between them (SWAR). The rows are
-// scattered over a key of ~100 MB, so the loop is bound by memory latency:
-// it first lists the rows (offs, sign in bit 0), then touches one word per
-// cache line of the row two ahead while adding the current one, so its
-// misses overlap the additions (Go has no prefetch instruction).
-func keySwitchLWE(p Params, ek *EvaluationKey, lwe []uint64, acc []uint64, offs []int32) uint64 {
-	n := p.lit.LWEDim
-	for w := range acc {
-		acc[w] = 0
-	}
-	acc[n/4] = lwe[p.ringN] << (16 * uint(n%4))
-	const hi = 0x8000800080008000
-	const lo = 0x7fff7fff7fff7fff
-	logB := uint(p.lit.LogBKS)
-	B := int64(1) << logB
-	dmask := uint64(B - 1)
-	V := ksValues(p)
-	W := ek.ksWords
-	cnt := 0
-	for i := 0; i < p.ringN; i++ {
-		a := lwe[i]
-		for d := 0; d < p.digKS; d++ {
-			v := int64(a & dmask)
-			a >>= logB
-			if v >= B/2 {
-				v -= B
-				a++
-			}
-			switch {
-			case v > 0:
-				offs[cnt] = int32(((i*p.digKS+d)*V+int(v)-1)*W) << 1
-				cnt++
-			case v < 0:
-				offs[cnt] = int32(((i*p.digKS+d)*V+int(-v)-1)*W)<<1 | 1
-				cnt++
-			}
-		}
-	}
-	var sink uint64
-	const ahead = 2
-	for j := 0; j < cnt; j++ {
-		if j+ahead < cnt {
-			o := int(offs[j+ahead] >> 1)
-			next := ek.ks[o : o+W]
-			for w := 0; w < len(next); w += 8 {
-				sink += next[w]
-			}
-		}
-		off := int(offs[j] >> 1)
-		row := ek.ks[off : off+W]
-		acc := acc[:len(row)]
-		if offs[j]&1 == 0 {
-			for w, y := range row {
-				x := acc[w]
-				acc[w] = ((x & lo) + (y & lo)) ^ ((x ^ y) & hi)
-			}
-		} else {
-			for w, y := range row {
-				x := acc[w]
-				acc[w] = ((x | hi) - (y & lo)) ^ ((x ^ ^y) & hi)
-			}
-		}
-	}
-	return sink
 }
 
 // blindRotate sets sc.accB, sc.accA (NTT domain) to RLWE(X^{-φ}·f) for the
@@ -362,9 +303,16 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 	M := p.ringM
 	g := p.lit.BR
 	l := g.Digits
+	// A step's coefficient-domain copies and digits are dead after it, so
+	// the whole batch uses the first scratch's: the batch's working set in
+	// L2 beside the step's key rows is then its accumulators (32 KiB each
+	// at N = 2048) and one step's temporaries (96 KiB), not 128 KiB per
+	// accumulator.
+	t := scs[0]
+	cB, cA, dig := t.cB, t.cA, t.dig[:2*l]
 	for _, sc := range scs {
-		r.MulByMonomial(ev.f, -int(sc.alpha[n]), sc.cB)
-		r.Forward(sc.cB, sc.accB)
+		r.MulByMonomial(ev.f, -int(sc.alpha[n]), cB)
+		r.Forward(cB, sc.accB)
 		for k := range sc.accA {
 			clear(sc.accA[k])
 		}
@@ -376,11 +324,10 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			if a == 0 {
 				continue
 			}
-			dig := sc.dig[:2*l]
-			r.Inverse(sc.accB, sc.cB)
-			r.Inverse(sc.accA, sc.cA)
-			r.Decompose(sc.cB, g.LogB, l, g.Drop, dig[:l])
-			r.Decompose(sc.cA, g.LogB, l, g.Drop, dig[l:])
+			r.Inverse(sc.accB, cB)
+			r.Inverse(sc.accA, cA)
+			r.Decompose(cB, g.LogB, l, g.Drop, dig[:l])
+			r.Decompose(cA, g.LogB, l, g.Drop, dig[l:])
 			for _, d := range dig {
 				r.Forward(d, d)
 			}
