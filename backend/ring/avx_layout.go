@@ -57,3 +57,26 @@ var avxTables = func() []uint32 {
 	}
 	return t
 }()
+
+// avxTailTwiddles lays out the twiddles of the in-register stages t = 8, 4,
+// 2 (s = 3, 2, 1) for the vector kernels: per stage (N entries each) and
+// chunk k of 32 entries, the 16 twiddles of the lanes of layout L_s, then
+// their Shoup companions. Lane l of chunk k holds butterfly group l >> s
+// of the chunk, so it gets ψ_rev[N/2^(s+1) + k·(16 >> s) + (l >> s)]
+// (the same index for both transforms; psi, psiS are the tables of the
+// one at hand).
+func avxTailTwiddles(psi, psiS []uint32) []uint32 {
+	N := len(psi)
+	tw := make([]uint32, 0, 3*N)
+	for s := 3; s >= 1; s-- {
+		m := N >> (s + 1)
+		for k := range N / 32 {
+			for _, tab := range [][]uint32{psi, psiS} {
+				for l := range 16 {
+					tw = append(tw, tab[m+k*(16>>s)+l>>s])
+				}
+			}
+		}
+	}
+	return tw
+}

@@ -31,6 +31,10 @@ type NTT32 struct {
 	// Barrett step.
 	noXRed bool
 	br     uint32
+	// tailTw, tailTwInv: the per-lane twiddles of the in-register stages
+	// t = 8, 4, 2 of the vector kernels (avxTailTwiddles); nil for
+	// N < avxMinN.
+	tailTw, tailTwInv []uint32
 }
 
 // NewNTT32 builds the tables for degree N (a power of two, N >= 2) and the
@@ -75,6 +79,10 @@ func NewNTT32(N int, q uint32) (*NTT32, error) {
 	r.nInvPsiShoup = m.ShoupConst(r.nInvPsi)
 	r.noXRed = uint64(2*logN+4)*Q <= 1<<32
 	r.br = uint32((1 << 32) / Q)
+	if N >= avxMinN {
+		r.tailTw = avxTailTwiddles(r.psiRev, r.psiRevShoup)
+		r.tailTwInv = avxTailTwiddles(r.psiInvRev, r.psiInvRevShoup)
+	}
 	return r, nil
 }
 

@@ -19,16 +19,16 @@ func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
 func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
 
 //go:noescape
-func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 
 //go:noescape
 func fwdStageNR32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 
 //go:noescape
-func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 
 //go:noescape
-func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, do64 int)
+func invHead32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q uint32, do64 int)
 
 // avxMinN is the smallest N the vector path handles: the in-register stages
 // take blocks of 128 entries.
@@ -51,7 +51,7 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 			fwdStageNR32AVX512(a, src, m, t, psi, psiS, r.Q)
 			src = a
 		}
-		fwdTailNR32AVX512(a, src, N, psi, psiS, &avxTables[0], r.Q, r.br)
+		fwdTailNR32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, r.br)
 		return
 	}
 	for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
@@ -62,7 +62,7 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	if full {
 		c = r.Q
 	}
-	fwdTail32AVX512(a, src, N, psi, psiS, &avxTables[0], r.Q, c)
+	fwdTail32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, c)
 }
 
 // inverseAVX512 is NTT32.inverse on the vector kernels: the stages
@@ -78,7 +78,7 @@ func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	if N > 128 {
 		t0, do64 = 128, 1
 	}
-	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], r.Q, do64)
+	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], &r.tailTwInv[0], r.Q, do64)
 	for m, t := N/(2*t0), t0; t < N/2; m, t = m/2, 2*t {
 		invStage32AVX512(a, m, t, psi, psiS, r.Q)
 	}

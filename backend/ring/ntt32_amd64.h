@@ -157,3 +157,15 @@
 	VPERMI2D  Y, X, T1 \
 	VMOVDQA32 T0, X \
 	VMOVDQA32 T1, Y
+
+// SHOUP_BM: SHOUP_B with the per-lane twiddles at WP and companions at WSP
+// in memory (lanes 2j, 2j+1 share a twiddle, so no companion shift).
+// Clobbers T1, T2.
+#define SHOUP_BM(Y, WP, WSP, OUT, T1, T2) \
+	VPMULUDQ WSP, Y, T1 \
+	VPSRLQ   $32, Y, T2 \
+	VPMULUDQ WSP, T2, T2 \
+	VPSHUFD  $0xf5, T1, K2, T2 \
+	VPMULLD  WP, Y, OUT \
+	VPMULLD  Z30, T2, T2 \
+	VPSUBD   T2, OUT, OUT

@@ -143,18 +143,18 @@ linner:
 // L0->L1, L1->L2, L2->L3, L3->nat), 20-22 twiddle expansions lane>>3,
 // lane>>2, lane>>1.
 
-// func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+// func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 // The last seven Cooley–Tukey stages (t = 64 ... 1) on blocks of 128
 // entries, reading src and writing dst (which may be the same array); the
 // outputs in [0, 2Q), or [0, Q) if c = Q (c = all ones: lazy). See
 // ntt32_fwd_amd64.h.
-TEXT ·fwdTail32AVX512(SB), NOSPLIT, $0-56
+TEXT ·fwdTail32AVX512(SB), NOSPLIT, $0-64
 #include "ntt32_fwd_amd64.h"
 
-// func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32)
+// func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 // fwdTail32AVX512 without Harvey's reductions of X (noXRed; c =
 // floor(2^32/Q)), outputs fully reduced.
-TEXT ·fwdTailNR32AVX512(SB), NOSPLIT, $0-56
+TEXT ·fwdTailNR32AVX512(SB), NOSPLIT, $0-64
 #define NR
 #include "ntt32_fwd_amd64.h"
 #undef NR

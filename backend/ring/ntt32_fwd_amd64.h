@@ -1,6 +1,6 @@
 // Body of the forward block kernels (ntt32_amd64.s includes it twice: with
 // NR defined for fwdTailNR32AVX512, without for fwdTail32AVX512). Frame
-// (dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q, c uint32).
+// (dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32).
 //
 // One iteration transforms a block of 128 entries held in Z0-Z7 (natural
 // order, Z0 = entries 0-15, ..., Z7 = 112-127): the stages t = 64, 32, 16
@@ -14,41 +14,43 @@
 // skipped (noXRed), Z29 = c = floor(2^32/Q), and the last stage's X is
 // reduced by Barrett.
 //
+// The stages t = 8, 4, 2 read their per-lane twiddles from tw
+// (avxTailTwiddles: per stage and chunk 16 twiddles in lane order, then
+// their companions), so no expansion shuffles are needed.
+//
 // Registers: DI dst, SI src, CX blocks left, R9 = psiS - psi (bytes, so
 // that (P)(R9*1) is the Shoup companion of the twiddle at P), R10 tab,
 // AX/BX/DX/R12-R15 the twiddle pointers of the stages t = 64 ... 1 for the
-// current block; Z26-Z28 VPERMD expansion indices; Z8-Z25 temporaries.
+// current block; Z8-Z25 temporaries.
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	MOVQ psi+24(FP), R8
 	MOVQ psiS+32(FP), R9
 	MOVQ tab+40(FP), R10
-	MOVL q+48(FP), AX
+	MOVQ tw+48(FP), R11
+	MOVL q+56(FP), AX
 	SETUP_Q
-	MOVL c+52(FP), AX
+	MOVL c+60(FP), AX
 	VPBROADCASTD AX, Z29
-	VMOVDQU32 1280(R10), Z26
-	VMOVDQU32 1344(R10), Z27
-	VMOVDQU32 1408(R10), Z28
 	SUBQ R8, R9
 	// Stage t uses psi[N/(2t) + group]: byte offset 2N/t, i.e. N/32 for
 	// t = 64, doubling down to 2N for t = 1.
-	MOVQ CX, R11
-	SHRQ $5, R11
-	LEAQ (R8)(R11*1), AX  // t = 64
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), BX  // t = 32
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), DX  // t = 16
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), R12 // t = 8
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), R13 // t = 4
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), R14 // t = 2
-	SHLQ $1, R11
-	LEAQ (R8)(R11*1), R15 // t = 1
+	MOVQ CX, R13
+	SHRQ $5, R13
+	LEAQ (R8)(R13*1), AX  // t = 64
+	SHLQ $1, R13
+	LEAQ (R8)(R13*1), BX  // t = 32
+	SHLQ $1, R13
+	LEAQ (R8)(R13*1), DX  // t = 16
+	SHLQ $4, R13
+	LEAQ (R8)(R13*1), R15 // t = 1
+	// t = 8, 4, 2: the expanded tables tw (avxTailTwiddles), 4N bytes each.
+	MOVQ CX, R8
+	SHLQ $2, R8
+	MOVQ R11, R12
+	LEAQ (R11)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
 	SHRQ $7, CX
 
 fbloop:
@@ -106,63 +108,51 @@ fbloop:
 	PERM2M(Z4, Z5, 0(R10), 64(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 0(R10), 64(R10), Z14, Z15)
 
-	// t = 8: two twiddles per chunk, expanded by lane >> 3.
+	// t = 8: two twiddles per chunk.
 #ifndef NR
 	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
 #endif
-	TW_PERM(0(R12), 0(R12)(R9*1), Z26, Z8, Z9)
-	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	SHOUP_BM(Z1, 0(R12), 64(R12), Z10, Z11, Z12)
 	CT_NR(Z0, Z1, Z10)
-	TW_PERM(8(R12), 8(R12)(R9*1), Z26, Z13, Z14)
-	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	SHOUP_BM(Z3, 128(R12), 192(R12), Z15, Z16, Z17)
 	CT_NR(Z2, Z3, Z15)
-	TW_PERM(16(R12), 16(R12)(R9*1), Z26, Z18, Z19)
-	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	SHOUP_BM(Z5, 256(R12), 320(R12), Z20, Z21, Z22)
 	CT_NR(Z4, Z5, Z20)
-	TW_PERM(24(R12), 24(R12)(R9*1), Z26, Z23, Z24)
-	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	SHOUP_BM(Z7, 384(R12), 448(R12), Z25, Z11, Z12)
 	CT_NR(Z6, Z7, Z25)
 	PERM2M(Z0, Z1, 128(R10), 192(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 128(R10), 192(R10), Z10, Z11)
 	PERM2M(Z4, Z5, 128(R10), 192(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 128(R10), 192(R10), Z14, Z15)
 
-	// t = 4: four twiddles per chunk, expanded by lane >> 2.
+	// t = 4: four twiddles per chunk.
 #ifndef NR
 	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
 #endif
-	TW_PERM(0(R13), 0(R13)(R9*1), Z27, Z8, Z9)
-	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	SHOUP_BM(Z1, 0(R13), 64(R13), Z10, Z11, Z12)
 	CT_NR(Z0, Z1, Z10)
-	TW_PERM(16(R13), 16(R13)(R9*1), Z27, Z13, Z14)
-	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	SHOUP_BM(Z3, 128(R13), 192(R13), Z15, Z16, Z17)
 	CT_NR(Z2, Z3, Z15)
-	TW_PERM(32(R13), 32(R13)(R9*1), Z27, Z18, Z19)
-	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	SHOUP_BM(Z5, 256(R13), 320(R13), Z20, Z21, Z22)
 	CT_NR(Z4, Z5, Z20)
-	TW_PERM(48(R13), 48(R13)(R9*1), Z27, Z23, Z24)
-	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	SHOUP_BM(Z7, 384(R13), 448(R13), Z25, Z11, Z12)
 	CT_NR(Z6, Z7, Z25)
 	PERM2M(Z0, Z1, 256(R10), 320(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 256(R10), 320(R10), Z10, Z11)
 	PERM2M(Z4, Z5, 256(R10), 320(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 256(R10), 320(R10), Z14, Z15)
 
-	// t = 2: eight twiddles per chunk, expanded by lane >> 1.
+	// t = 2: eight twiddles per chunk.
 #ifndef NR
 	XRED4(Z0, Z2, Z4, Z6, Z8, Z9)
 #endif
-	TW_PERM(0(R14), 0(R14)(R9*1), Z28, Z8, Z9)
-	SHOUP_B(Z1, Z8, Z9, Z10, Z11, Z12)
+	SHOUP_BM(Z1, 0(R14), 64(R14), Z10, Z11, Z12)
 	CT_NR(Z0, Z1, Z10)
-	TW_PERM(32(R14), 32(R14)(R9*1), Z28, Z13, Z14)
-	SHOUP_B(Z3, Z13, Z14, Z15, Z16, Z17)
+	SHOUP_BM(Z3, 128(R14), 192(R14), Z15, Z16, Z17)
 	CT_NR(Z2, Z3, Z15)
-	TW_PERM(64(R14), 64(R14)(R9*1), Z28, Z18, Z19)
-	SHOUP_B(Z5, Z18, Z19, Z20, Z21, Z22)
+	SHOUP_BM(Z5, 256(R14), 320(R14), Z20, Z21, Z22)
 	CT_NR(Z4, Z5, Z20)
-	TW_PERM(96(R14), 96(R14)(R9*1), Z28, Z23, Z24)
-	SHOUP_B(Z7, Z23, Z24, Z25, Z11, Z12)
+	SHOUP_BM(Z7, 384(R14), 448(R14), Z25, Z11, Z12)
 	CT_NR(Z6, Z7, Z25)
 	PERM2M(Z0, Z1, 384(R10), 448(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 384(R10), 448(R10), Z10, Z11)
@@ -226,9 +216,9 @@ fbloop:
 	ADDQ $4, AX
 	ADDQ $8, BX
 	ADDQ $16, DX
-	ADDQ $32, R12
-	ADDQ $64, R13
-	ADDQ $128, R14
+	ADDQ $512, R12
+	ADDQ $512, R13
+	ADDQ $512, R14
 	ADDQ $256, R15
 	DECQ CX
 	JNZ  fbloop

@@ -4,7 +4,7 @@
 
 #include "ntt32_amd64.h"
 
-// func invHead32AVX512(dst, src *uint32, n int, psi, psiS *uint32, tab *uint32, q uint32, do64 int)
+// func invHead32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q uint32, do64 int)
 // The first Gentleman–Sande stages on blocks of 128 entries, reading src
 // and writing dst (which may be the same array): in four chunks of 32
 // (Z0/Z1, ..., Z6/Z7) the stages t = 1, 2, 4, 8 permuted through the layouts
@@ -15,21 +15,18 @@
 //
 // Registers: DI dst, SI src, CX blocks left, R9 = psiS - psi (bytes),
 // R10 tab, R15/R14/R13/R12/DX/BX/AX the twiddle pointers of the stages
-// t = 1 ... 64 for the current block, R11 do64; Z26-Z28 the VPERMD
-// expansion indices; Z8-Z25 temporaries.
-TEXT ·invHead32AVX512(SB), NOSPLIT, $0-64
+// t = 1 ... 64 for the current block (t = 2, 4, 8 in tw, avxTailTwiddles
+// of ψ^-1), R11 do64; Z8-Z25 temporaries.
+TEXT ·invHead32AVX512(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	MOVQ psi+24(FP), R8
 	MOVQ psiS+32(FP), R9
 	MOVQ tab+40(FP), R10
-	MOVL q+48(FP), AX
+	MOVL q+56(FP), AX
 	SETUP_Q
-	MOVQ do64+56(FP), R11
-	VMOVDQU32 1280(R10), Z26
-	VMOVDQU32 1344(R10), Z27
-	VMOVDQU32 1408(R10), Z28
+	MOVQ do64+64(FP), R11
 	SUBQ R8, R9
 	// Stage t uses psi[N/(2t) + group]: byte offset 2N/t.
 	MOVQ psi+24(FP), R15
@@ -40,14 +37,14 @@ TEXT ·invHead32AVX512(SB), NOSPLIT, $0-64
 	LEAQ (R15)(R8*1), BX  // t = 32
 	SHLQ $1, R8
 	LEAQ (R15)(R8*1), DX  // t = 16
-	SHLQ $1, R8
-	LEAQ (R15)(R8*1), R12 // t = 8
-	SHLQ $1, R8
-	LEAQ (R15)(R8*1), R13 // t = 4
-	SHLQ $1, R8
-	LEAQ (R15)(R8*1), R14 // t = 2
-	SHLQ $1, R8
+	SHLQ $4, R8
 	ADDQ R8, R15          // t = 1
+	// t = 8, 4, 2: the expanded tables tw (avxTailTwiddles), 4N bytes each.
+	MOVQ tw+48(FP), R12
+	MOVQ CX, R8
+	SHLQ $2, R8
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
 	SHRQ $7, CX
 
 ihloop:
@@ -79,55 +76,43 @@ ihloop:
 	PERM2M(Z4, Z5, 768(R10), 832(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 768(R10), 832(R10), Z14, Z15)
 
-	// t = 2: eight twiddles per chunk, expanded by lane >> 1.
+	// t = 2: eight twiddles per chunk.
 	GS_PRE(Z0, Z1, Z8, Z9)
-	TW_PERM(0(R14), 0(R14)(R9*1), Z28, Z10, Z11)
-	SHOUP_B(Z8, Z10, Z11, Z1, Z12, Z9)
+	SHOUP_BM(Z8, 0(R14), 64(R14), Z1, Z12, Z9)
 	GS_PRE(Z2, Z3, Z13, Z14)
-	TW_PERM(32(R14), 32(R14)(R9*1), Z28, Z15, Z16)
-	SHOUP_B(Z13, Z15, Z16, Z3, Z17, Z14)
+	SHOUP_BM(Z13, 128(R14), 192(R14), Z3, Z17, Z14)
 	GS_PRE(Z4, Z5, Z18, Z19)
-	TW_PERM(64(R14), 64(R14)(R9*1), Z28, Z20, Z21)
-	SHOUP_B(Z18, Z20, Z21, Z5, Z22, Z19)
+	SHOUP_BM(Z18, 256(R14), 320(R14), Z5, Z22, Z19)
 	GS_PRE(Z6, Z7, Z23, Z24)
-	TW_PERM(96(R14), 96(R14)(R9*1), Z28, Z25, Z10)
-	SHOUP_B(Z23, Z25, Z10, Z7, Z12, Z24)
+	SHOUP_BM(Z23, 384(R14), 448(R14), Z7, Z12, Z24)
 	PERM2M(Z0, Z1, 896(R10), 960(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 896(R10), 960(R10), Z10, Z11)
 	PERM2M(Z4, Z5, 896(R10), 960(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 896(R10), 960(R10), Z14, Z15)
 
-	// t = 4: four twiddles per chunk, expanded by lane >> 2.
+	// t = 4: four twiddles per chunk.
 	GS_PRE(Z0, Z1, Z8, Z9)
-	TW_PERM(0(R13), 0(R13)(R9*1), Z27, Z10, Z11)
-	SHOUP_B(Z8, Z10, Z11, Z1, Z12, Z9)
+	SHOUP_BM(Z8, 0(R13), 64(R13), Z1, Z12, Z9)
 	GS_PRE(Z2, Z3, Z13, Z14)
-	TW_PERM(16(R13), 16(R13)(R9*1), Z27, Z15, Z16)
-	SHOUP_B(Z13, Z15, Z16, Z3, Z17, Z14)
+	SHOUP_BM(Z13, 128(R13), 192(R13), Z3, Z17, Z14)
 	GS_PRE(Z4, Z5, Z18, Z19)
-	TW_PERM(32(R13), 32(R13)(R9*1), Z27, Z20, Z21)
-	SHOUP_B(Z18, Z20, Z21, Z5, Z22, Z19)
+	SHOUP_BM(Z18, 256(R13), 320(R13), Z5, Z22, Z19)
 	GS_PRE(Z6, Z7, Z23, Z24)
-	TW_PERM(48(R13), 48(R13)(R9*1), Z27, Z25, Z10)
-	SHOUP_B(Z23, Z25, Z10, Z7, Z12, Z24)
+	SHOUP_BM(Z23, 384(R13), 448(R13), Z7, Z12, Z24)
 	PERM2M(Z0, Z1, 1024(R10), 1088(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 1024(R10), 1088(R10), Z10, Z11)
 	PERM2M(Z4, Z5, 1024(R10), 1088(R10), Z12, Z13)
 	PERM2M(Z6, Z7, 1024(R10), 1088(R10), Z14, Z15)
 
-	// t = 8: two twiddles per chunk, expanded by lane >> 3.
+	// t = 8: two twiddles per chunk.
 	GS_PRE(Z0, Z1, Z8, Z9)
-	TW_PERM(0(R12), 0(R12)(R9*1), Z26, Z10, Z11)
-	SHOUP_B(Z8, Z10, Z11, Z1, Z12, Z9)
+	SHOUP_BM(Z8, 0(R12), 64(R12), Z1, Z12, Z9)
 	GS_PRE(Z2, Z3, Z13, Z14)
-	TW_PERM(8(R12), 8(R12)(R9*1), Z26, Z15, Z16)
-	SHOUP_B(Z13, Z15, Z16, Z3, Z17, Z14)
+	SHOUP_BM(Z13, 128(R12), 192(R12), Z3, Z17, Z14)
 	GS_PRE(Z4, Z5, Z18, Z19)
-	TW_PERM(16(R12), 16(R12)(R9*1), Z26, Z20, Z21)
-	SHOUP_B(Z18, Z20, Z21, Z5, Z22, Z19)
+	SHOUP_BM(Z18, 256(R12), 320(R12), Z5, Z22, Z19)
 	GS_PRE(Z6, Z7, Z23, Z24)
-	TW_PERM(24(R12), 24(R12)(R9*1), Z26, Z25, Z10)
-	SHOUP_B(Z23, Z25, Z10, Z7, Z12, Z24)
+	SHOUP_BM(Z23, 384(R12), 448(R12), Z7, Z12, Z24)
 	// L3 -> natural.
 	PERM2M(Z0, Z1, 1152(R10), 1216(R10), Z8, Z9)
 	PERM2M(Z2, Z3, 1152(R10), 1216(R10), Z10, Z11)
@@ -180,9 +165,9 @@ ihstore:
 	ADDQ $4, AX
 	ADDQ $8, BX
 	ADDQ $16, DX
-	ADDQ $32, R12
-	ADDQ $64, R13
-	ADDQ $128, R14
+	ADDQ $512, R12
+	ADDQ $512, R13
+	ADDQ $512, R14
 	ADDQ $256, R15
 	DECQ CX
 	JNZ  ihloop
