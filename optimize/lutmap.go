@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/hcc-fhe/hcc/ir"
@@ -73,7 +74,9 @@ func mapLUTs(c *ir.Circuit, target LUTTarget, k, parK int) (*ir.Circuit, error) 
 	return m.run()
 }
 
-// coverCost returns the bootstraps of a mapped circuit on target.
+// coverCost returns the bootstraps of a mapped circuit on target, an
+// OpSel counted at SelectBootstraps as in the target's reports (the
+// mapper's objective is coverPrice).
 func coverCost(target LUTTarget) func(*ir.Circuit) int {
 	m := &mapper{target: target}
 	return func(c *ir.Circuit) int {
@@ -87,8 +90,30 @@ func coverCost(target LUTTarget) func(*ir.Circuit) int {
 	}
 }
 
+// coverPrice returns what the mapper minimises over a mapped circuit on
+// target: coverCost with an OpSel at the target's fractional selectPrice
+// (the same number on targets without the gadget or without a
+// SelectCoster: every other cost is a whole number of bootstraps).
+func coverPrice(target LUTTarget) func(*ir.Circuit) float64 {
+	m := &mapper{target: target}
+	sel := selectPrice(target)
+	return func(c *ir.Circuit) float64 {
+		n := 0.0
+		for i := range c.Nodes {
+			switch op := c.Nodes[i].Op; {
+			case op == ir.OpSel:
+				n += sel
+			case op.IsBootstrapped():
+				n += float64(m.nativeCost(op))
+			}
+		}
+		return n
+	}
+}
+
 // nativeCost is the bootstraps the target spends on a native gate: an
-// OpSel costs SelectBootstraps, an OpCMux nothing (lutmap_cmux.go).
+// OpSel costs SelectBootstraps, an OpCMux nothing (lutmap_cmux.go). The
+// cover's area counts an OpSel at selectPrice instead (mapper.area).
 func (m *mapper) nativeCost(op ir.Op) int {
 	switch op {
 	case ir.OpNot, ir.OpCMux:
@@ -119,6 +144,7 @@ type cut struct {
 	cost     int8   // bootstraps to implement the root with this cut
 	feasible bool   // the target (or a native gate) implements it in one node
 	native   bool   // the root's own op on its own fanins
+	sel      bool   // an OpSel's boundary cut: its area is selectPrice, not cost
 	depth    int32  // bootstraps on the longest path from an input
 	flow     float64
 	// Parity cuts (lutmap_parity.go): the root is the XOR of wide (sorted
@@ -145,6 +171,9 @@ type mapper struct {
 	fanout []int
 	par    parityScratch // parityCuts' buffers (lutmap_parity.go)
 	order  []int32       // prune's sort buffer
+	// selArea is selectPrice(target), set by boundaryCut with the first
+	// OpSel cut (so before any area of one is asked).
+	selArea float64
 }
 
 func (m *mapper) run() (*ir.Circuit, error) {
@@ -190,7 +219,7 @@ func (m *mapper) recoverExactArea() {
 			continue
 		}
 		m.derefCut(used, &m.cuts[i][m.best[i]])
-		bestIdx, bestArea, bestDepth := int32(-1), 1<<30, int32(1<<30)
+		bestIdx, bestArea, bestDepth := int32(-1), math.Inf(1), int32(1<<30)
 		for j := range m.cuts[i] {
 			ct := &m.cuts[i][j]
 			if !ct.feasible {
@@ -219,10 +248,21 @@ func (m *mapper) onlyCut(i int) bool {
 	return true
 }
 
+// area is what ct adds to the cover: its cost in bootstraps, or for an
+// OpSel the target's fractional selectPrice. Sums of areas are exact
+// while every area is a whole number (targets without a fractional
+// OpSel), so those covers are the ones integer costs gave.
+func (m *mapper) area(ct *cut) float64 {
+	if ct.sel {
+		return m.selArea
+	}
+	return float64(ct.cost)
+}
+
 // refCut references the leaves of ct, recursively pulling in the cuts of
-// leaves that become used, and returns the bootstraps added.
-func (m *mapper) refCut(used []int, ct *cut) int {
-	area := int(ct.cost)
+// leaves that become used, and returns the bootstraps added (area).
+func (m *mapper) refCut(used []int, ct *cut) float64 {
+	area := m.area(ct)
 	for _, l := range ct.leafSlice() {
 		used[l]++
 		if used[l] == 1 && m.best[l] >= 0 {
@@ -232,9 +272,9 @@ func (m *mapper) refCut(used []int, ct *cut) int {
 	return area
 }
 
-// derefCut undoes refCut and returns the bootstraps freed.
-func (m *mapper) derefCut(used []int, ct *cut) int {
-	area := int(ct.cost)
+// derefCut undoes refCut and returns the bootstraps freed (area).
+func (m *mapper) derefCut(used []int, ct *cut) float64 {
+	area := m.area(ct)
 	for _, l := range ct.leafSlice() {
 		used[l]--
 		if used[l] == 0 && m.best[l] >= 0 {
@@ -396,7 +436,7 @@ func (m *mapper) finishCut(root ir.NodeID, nd *ir.Node, acc cut, cand *[]cut) {
 // score sets c's area flow (its cost plus each leaf's best flow shared over
 // the leaf's estimated references) and depth in bootstraps, from its leaves.
 func (m *mapper) score(c *cut, leaves []ir.NodeID) {
-	flow := float64(c.cost)
+	flow := m.area(c)
 	depth := int32(0)
 	for _, l := range leaves {
 		if b := m.best[l]; b >= 0 {

@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"math"
 	"slices"
 
 	"github.com/hcc-fhe/hcc/ir"
@@ -23,8 +24,9 @@ import (
 //     CMux(Sel(s), a, b); one rewritten input per threshold: a group pays
 //     off once its MUXes' bootstraps (two each as native MUXes, one for a
 //     root that keeps a gate or an XOR root, findMuxes) exceed the OpSel's
-//     price, and for sure once they exceed twice that (MUX cones the cover
-//     would have merged into other LUTs save less). A third input also
+//     price (fractional with a SelectCoster), and for sure once they
+//     exceed twice that (MUX cones the cover would have merged into other
+//     LUTs save less). A third input also
 //     takes the gate and XOR roots (at the higher threshold): they save
 //     only where the cover would have bootstrapped them.
 //   - The cover treats OpSel and OpCMux as boundaries: their fanins are
@@ -54,6 +56,36 @@ type SelectTarget interface {
 	NodeFailureBound(op ir.Op) float64
 }
 
+// SelectCoster is implemented by SelectTargets whose OpSel is not a whole
+// number of bootstraps (fhew.LUTTarget: a Select measured at 3.09 gate
+// bootstraps on STD128_T_CMUX, where SelectBootstraps is 4). LUTMap's
+// objective then prices an OpSel at SelectCost: the cover's area, the
+// groups' thresholds and the choice between covers. The counts reported
+// (coverCost, the target's own ir.Cost) stay SelectBootstraps.
+type SelectCoster interface {
+	// SelectCost is the price of one OpSel in the target's bootstraps
+	// (GateCoster units), unrounded. Used only where it is positive,
+	// finite and at most SelectBootstraps (the count it refines).
+	SelectCost() float64
+}
+
+// selectPrice is the mapper's price of one OpSel on target: SelectCost
+// where the target has it (and it is usable), else SelectBootstraps; 0
+// without the gadget.
+func selectPrice(target LUTTarget) float64 {
+	st, ok := selectTarget(target)
+	if !ok {
+		return 0
+	}
+	sb := float64(st.SelectBootstraps())
+	if sc, ok := target.(SelectCoster); ok {
+		if p := sc.SelectCost(); p > 0 && p <= sb { // also false for NaN
+			return p
+		}
+	}
+	return sb
+}
+
 // selectTarget returns target as a SelectTarget with the gadget available.
 func selectTarget(target LUTTarget) (SelectTarget, bool) {
 	st, ok := target.(SelectTarget)
@@ -77,7 +109,10 @@ func (m *mapper) boundaryCut(nd *ir.Node) cut {
 		}
 	}
 	c.native, c.feasible = true, true
-	c.cost = int8(m.nativeCost(nd.Op))
+	c.cost = int8(m.nativeCost(nd.Op)) // an OpSel's in whole bootstraps: its depth
+	if nd.Op == ir.OpSel {
+		c.sel, m.selArea = true, selectPrice(m.target)
+	}
 	m.score(&c, c.leaves[:c.n])
 	return c
 }
@@ -103,18 +138,31 @@ func lowerSelects(c *ir.Circuit) (*ir.Circuit, error) {
 	})
 }
 
-// cmuxVariants returns c rewritten with OpSel + OpCMux in up to three
-// ways: the groups whose roots save more than the OpSel's price in a
-// plain cover of c (every kind of root, coverSavings), and the plain MUX
-// functions grouped by size at two thresholds. Compare-swap pairs left as
+// cmuxVariants returns c rewritten with OpSel + OpCMux in up to four
+// ways: the groups whose roots save more than the OpSel's price
+// (selectPrice) in a plain cover of c (every kind of root, coverSavings),
+// and the plain MUX functions grouped by size at three thresholds (above
+// the price, above SelectBootstraps and above twice that + 1; the first
+// two are one for a whole price). Compare-swap pairs left as
 // MUXes are rewritten as well where the target uses them
 // (lutmap_muxpair.go). A rewrite whose saving estimated on the plain cover
-// is below minSaving of that cover's cost is not returned: mapping it
+// (at the OpSel's selectPrice) is not positive, or below minSaving of that
+// cover's cost in whole bootstraps, is not returned: mapping it
 // costs compile time (two more mappings) for a change within the noise of
 // the heuristic. plain is that plain cover emitted: mapLUTs(c, target, k,
 // 0), which LUTMap would otherwise compute again.
-func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out []*ir.Circuit, plain *ir.Circuit, err error) {
-	sb := st.SelectBootstraps()
+func cmuxVariants(c *ir.Circuit, target LUTTarget, k int) (out []*ir.Circuit, plain *ir.Circuit, err error) {
+	// A group pays off once its weight (whole bootstraps) exceeds the
+	// OpSel's price: above is the smallest such weight. The plain MUX
+	// groups are also taken at the rounded price's thresholds (the
+	// rewrites before the price was fractional; the same as above's for a
+	// whole price, then skipped as repeats): a larger group saves more
+	// per OpSel, and the cheapest of all covers is kept (udivide64 at the
+	// 2^-40 LUT bound: 4467 bootstraps, 61 SEL, at ≥ 5 against 4473, 63
+	// SEL, at ≥ 4).
+	price := selectPrice(target)
+	above := int(math.Floor(price)) + 1
+	whole := int(math.Ceil(price)) + 1
 	cs, err := coverSavings(c, target, k)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +170,10 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 	if plain, err = cs.m.emit(); err != nil {
 		return nil, nil, err
 	}
-	floor := max(1, int(minSaving*float64(coverCost(target)(plain))))
+	// In whole bootstraps, as when the price was: a saving is kept when
+	// positive and at least floor (for whole savings what "at least one
+	// and at least ⌊1 %⌋" was); a fractional price saves fractions.
+	floor := math.Floor(minSaving * coverPrice(target)(plain))
 	type rewrite struct {
 		in    *ir.Circuit
 		roots []ir.NodeID
@@ -142,16 +193,16 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 			}
 		}
 		var roots []ir.NodeID
-		est := -sb * len(chosen)
+		est := -price * float64(len(chosen))
 		for i := range muxes {
 			if muxes[i].ok && chosen[muxes[i].s] {
 				roots = append(roots, ir.NodeID(i))
 				if in == cs.base {
-					est += cs.weight(i, &muxes[i])
+					est += float64(cs.weight(i, &muxes[i]))
 				}
 			}
 		}
-		if len(roots) == 0 || (in == cs.base && est < floor) {
+		if len(roots) == 0 || (in == cs.base && (est <= 0 || est < floor)) {
 			return nil
 		}
 		for _, d := range done {
@@ -175,11 +226,11 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 		return nil
 	}
 	muxes := chooseMuxes(muxCandidates(cs.base, target, muxGates|muxXors|muxConsts), cs.weight)
-	if err := add(cs.base, muxes, func(mc *muxCand) int { return cs.weight(int(mc.root), mc) }, sb+1); err != nil {
+	if err := add(cs.base, muxes, func(mc *muxCand) int { return cs.weight(int(mc.root), mc) }, above); err != nil {
 		return nil, nil, err
 	}
 	lit := findMuxes(c, target, 0)
-	for _, min := range []int{sb + 1, 2*sb + 2} {
+	for _, min := range []int{above, whole, 2 * whole} {
 		if err := add(c, lit, (*muxCand).saving, min); err != nil {
 			return nil, nil, err
 		}
@@ -188,7 +239,7 @@ func cmuxVariants(c *ir.Circuit, st SelectTarget, target LUTTarget, k int) (out 
 }
 
 // maxCMuxVariants is the most rewrites cmuxVariants returns.
-const maxCMuxVariants = 3
+const maxCMuxVariants = 4
 
 // minSaving is the smallest estimated saving, relative to the plain
 // cover's cost, for which cmuxVariants returns a rewrite.

@@ -73,7 +73,7 @@ func lutMapRun(c *ir.Circuit, target LUTTarget, k, parK int) (*ir.Circuit, error
 		}
 	}
 	if cmux { // while the inputs above map
-		vs, plain0, err := cmuxVariants(c, st, target, k)
+		vs, plain0, err := cmuxVariants(c, target, k)
 		if err != nil {
 			g.Wait()
 			return nil, err
@@ -88,7 +88,8 @@ func lutMapRun(c *ir.Circuit, target LUTTarget, k, parK int) (*ir.Circuit, error
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	cost := coverCost(target)
+	// The objective: an OpSel at its fractional price (coverPrice).
+	cost := coverPrice(target)
 	best := out[len(pars)-1] // ties: the linearised mapping of c, as before
 	for _, d := range out {
 		if d != nil && cost(d) < cost(best) {

@@ -120,7 +120,8 @@ func (t LUTTarget) plan(table uint64, k int) (lutPlan, bool) {
 // current set has a one-bootstrap MUX, not even at P = 8. SEL costs
 // SelectBootstraps (0 on sets without the CMux gadget, which cannot
 // evaluate it) and CMUX nothing (an external product). The optimizer
-// uses this to cost native ops (optimize.GateCoster).
+// uses this to cost native ops (optimize.GateCoster), except that its
+// objective prices a SEL at the unrounded SelectCost.
 func (t LUTTarget) GateBootstraps(op ir.Op) int {
 	switch op {
 	case ir.OpMux:

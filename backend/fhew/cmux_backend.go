@@ -59,8 +59,10 @@ var selectCost = map[string]float64{
 const selectCostDefault = 3.09
 
 // SelectCost is the measured price of one ir.OpSel in this set's gate
-// bootstraps, unrounded (3.09 on STD128_T_CMUX; SelectBootstraps rounds it
-// up for the integer cost model); 0 on sets without the CMux gadget.
+// bootstraps, unrounded (3.09 on STD128_T_CMUX); 0 on sets without the
+// CMux gadget. optimize.LUTMap prices an OpSel at it (optimize.SelectCoster:
+// the cover, the CMux groups, the choice between covers); the counts
+// (SelectBootstraps, GateBootstraps, Cost) round it up.
 func (t LUTTarget) SelectCost() float64 {
 	if !t.p.HasCMux() {
 		return 0
@@ -71,10 +73,10 @@ func (t LUTTarget) SelectCost() float64 {
 	return selectCostDefault
 }
 
-// SelectBootstraps is the price of one ir.OpSel in this set's gate
-// bootstraps (optimize.SelectTarget): ⌈Select time / bootstrap time⌉,
-// measured; 0 on sets without the CMux gadget, which the mapper reads as
-// "not available". ir.OpCMux costs 0.
+// SelectBootstraps is one ir.OpSel counted in this set's gate bootstraps
+// (optimize.SelectTarget): ⌈SelectCost⌉, the whole number every report of
+// bootstraps uses; 0 on sets without the CMux gadget, which the mapper
+// reads as "not available". ir.OpCMux costs 0.
 func (t LUTTarget) SelectBootstraps() int {
 	return int(math.Ceil(t.SelectCost()))
 }
