@@ -5,13 +5,13 @@ package ring
 import "math/bits"
 
 //go:noescape
-func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[12]uint64)
+func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[13]uint64)
 
 // decomposeVec runs the vector Decompose kernel on the largest multiple of
-// 8 coefficients and returns how many it covered (0 without AVX-512F, for
+// 16 coefficients and returns how many it covered (0 without AVX-512F, for
 // more than MaxDigits digits, or for digits wider than a prime).
 func (r *RNS2) decomposeVec(in Poly2, logB, digits, drop int, out []Poly2) int {
-	n := r.N &^ 7
+	n := r.N &^ 15
 	halfB := uint64(1) << (logB - 1)
 	if !hasAVX512 || n == 0 || digits > MaxDigits || halfB > uint64(min(r.Q0, r.Q1)) {
 		return 0
@@ -24,8 +24,8 @@ func (r *RNS2) decomposeVec(in Poly2, logB, digits, drop int, out []Poly2) int {
 	if drop > 0 {
 		round = 1 << (drop - 1)
 	}
-	c := [12]uint64{uint64(r.sub), uint64(r.q0InvShoup), uint64(r.q0Inv), uint64(r.Q1), uint64(r.Q0),
-		r.halfQ, r.q, round, uint64(drop), halfB, 2*halfB - 1, uint64(logB)}
+	c := [13]uint64{uint64(r.sub), uint64(r.q0InvShoup), uint64(r.q0Inv), uint64(r.Q1), uint64(r.Q0),
+		r.halfQ, r.q, round, uint64(drop), halfB, 2*halfB - 1, uint64(logB), uint64(digits64(r.halfQ, round, drop, logB, digits))}
 	rns2DecomposeAVX512(&in[0][:n][0], &in[1][:n][0], n, &ptrs, 2*digits, &c)
 	return n
 }

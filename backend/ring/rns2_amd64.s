@@ -3,14 +3,23 @@
 #include "textflag.h"
 #include "reduce32_amd64.h"
 
-// func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[12]uint64)
+// func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, dg int, c *[13]uint64)
 //
-// RNS2.decompose on 8 coefficients per iteration in int64 lanes (AVX-512F
-// only); n is a multiple of 8, outs[2j+i] is digit j's residue-i slice.
-// c = {sub, q0InvShoup, q0Inv, Q1, Q0, (Q-1)/2, Q, round, drop, B/2, B-1,
-// logB}. Needs B/2 <= min(Q0, Q1), so a digit's residue is d or d + Qi.
-// The steps are those of the Go loop, lane-wise, so the results agree bit
-// for bit.
+// RNS2.decompose on 16 coefficients per iteration; n is a multiple of 16,
+// outs[2j+i] is digit j's residue-i slice, dg = 2·digits. c = {sub,
+// q0InvShoup, q0Inv, Q1, Q0, (Q-1)/2, Q, round, drop, B/2, B-1, logB, k64}.
+// Needs B/2 <= min(Q0, Q1), so a digit's residue is d or d + Qi. The steps
+// are those of the Go loop, lane-wise, so the results agree bit for bit:
+//
+//   - Garner's t in uint32 lanes (a Shoup product as in the NTT kernels);
+//   - x = r0 + Q0·t, the centring and the rounding in int64 lanes, the even
+//     coefficients in Z6 and the odd ones in Z7 (VPMULUDQ takes the even
+//     dwords, so no zero-extending loads are needed);
+//   - the first k64 digits in int64 lanes while the remainder v may exceed
+//     int32 (the caller's bound), the others in int32 lanes after packing v
+//     (identical results: no int32 step can overflow then);
+//   - each digit d packed to int32 lanes (one merged VPSHUFD) and its
+//     residues d + (Qi if d < 0) stored as whole vectors.
 TEXT ·rns2DecomposeAVX512(SB), NOSPLIT, $0-48
 	MOVQ in0+0(FP), SI
 	MOVQ in1+8(FP), DI
@@ -18,70 +27,121 @@ TEXT ·rns2DecomposeAVX512(SB), NOSPLIT, $0-48
 	MOVQ outs+24(FP), R8
 	MOVQ dg+32(FP), R9
 	MOVQ c+40(FP), R10
-	VPBROADCASTQ 0(R10), Z16  // sub
-	VPBROADCASTQ 8(R10), Z17  // q0InvShoup
-	VPBROADCASTQ 16(R10), Z18 // q0Inv
-	VPBROADCASTQ 24(R10), Z19 // Q1
-	VPBROADCASTQ 32(R10), Z20 // Q0
+	VPBROADCASTD 0(R10), Z16  // sub
+	VPBROADCASTD 8(R10), Z17  // q0InvShoup
+	VPBROADCASTD 16(R10), Z18 // q0Inv
+	VPBROADCASTD 24(R10), Z30 // Q1
+	VPBROADCASTD 32(R10), Z20 // Q0
 	VPBROADCASTQ 40(R10), Z21 // (Q-1)/2
 	VPBROADCASTQ 48(R10), Z22 // Q
 	VPBROADCASTQ 56(R10), Z23 // round
-	VPBROADCASTQ 64(R10), Z24 // drop
-	VPBROADCASTQ 72(R10), Z25 // B/2
-	VPBROADCASTQ 80(R10), Z26 // B-1
-	VPBROADCASTQ 88(R10), Z27 // logB
+	VPBROADCASTQ 64(R10), Z24 // drop (shift count in X24)
+	VPBROADCASTQ 72(R10), Z25 // B/2, int64 lanes
+	VPBROADCASTD 72(R10), Z26 // B/2, int32 lanes
+	VPBROADCASTQ 80(R10), Z27 // B-1, int64 lanes
+	VPBROADCASTD 80(R10), Z28 // B-1, int32 lanes
+	VPBROADCASTQ 88(R10), Z29 // logB (shift count in X29)
+	MOVQ 96(R10), R13         // k64
+	SHLQ $1, R13
+	VPXORD Z19, Z19, Z19      // zero
+	VPTERNLOGD $0xff, Z31, Z31, Z31
+	VPSRLQ $32, Z31, Z31      // low-dword mask of each qword
+	MOVL $0xAAAA, AX
+	KMOVW AX, K1
+	MOVL $0x5555, AX
+	KMOVW AX, K2
 	XORQ R11, R11             // byte offset into the uint32 slices
-	SHRQ $3, CX
+	SHRQ $4, CX
 	JZ   rdone
 
 rloop:
-	VPMOVZXDQ (SI)(R11*1), Z0 // r0
-	VPMOVZXDQ (DI)(R11*1), Z1 // r1
-	// Garner: u = r1 + sub - r0 < 2^32; t = u·q0Inv mod Q1 (Shoup, exact
-	// in 64-bit lanes, so equal to the wrapping uint32 arithmetic in Go).
-	VPADDQ   Z16, Z1, Z2
-	VPSUBQ   Z0, Z2, Z2
+	VMOVDQU32 (SI)(R11*1), Z0 // r0
+	VMOVDQU32 (DI)(R11*1), Z1 // r1
+	// Garner: u = r1 + sub - r0 < 2^32; t = u·q0Inv mod Q1 by Shoup,
+	// then to [0, Q1).
+	VPADDD   Z16, Z1, Z2
+	VPSUBD   Z0, Z2, Z2
 	VPMULUDQ Z17, Z2, Z3
-	VPSRLQ   $32, Z3, Z3
-	VPMULUDQ Z18, Z2, Z4
-	VPMULUDQ Z19, Z3, Z3
-	VPSUBQ   Z3, Z4, Z4
-	VPSUBQ   Z19, Z4, Z3
-	VPMINUQ  Z3, Z4, Z4
-	// x = r0 + Q0·t in [0, Q).
-	VPMULUDQ Z20, Z4, Z4
-	VPADDQ   Z0, Z4, Z4
-	// Centre: x -= Q & ((halfQ - x) >> 63); round off drop bits.
-	VPSUBQ   Z4, Z21, Z5
-	VPSRAQ   $63, Z5, Z5
-	VPANDQ   Z22, Z5, Z5
-	VPSUBQ   Z5, Z4, Z4
-	VPADDQ   Z23, Z4, Z4
-	VPSRAVQ  Z24, Z4, Z4
-	XORQ R12, R12
+	VPSRLQ   $32, Z2, Z4
+	VPMULUDQ Z17, Z4, Z4
+	VPSHUFD  $0xf5, Z3, K2, Z4
+	VPMULLD  Z18, Z2, Z5
+	VPMULLD  Z30, Z4, Z4
+	VPSUBD   Z4, Z5, Z5
+	VPSUBD   Z30, Z5, Z3
+	VPMINUD  Z3, Z5, Z5
+	// x = r0 + Q0·t in [0, Q): even coefficients in Z6, odd in Z7.
+	VPMULUDQ Z20, Z5, Z6
+	VPANDQ   Z31, Z0, Z3
+	VPADDQ   Z3, Z6, Z6
+	VPSRLQ   $32, Z5, Z7
+	VPMULUDQ Z20, Z7, Z7
+	VPSRLQ   $32, Z0, Z3
+	VPADDQ   Z3, Z7, Z7
+	// Centre: x - Q where x > (Q-1)/2; round off drop bits.
+	VPCMPGTQ Z21, Z6, K3
+	VPSUBQ   Z22, Z6, K3, Z6
+	VPCMPGTQ Z21, Z7, K4
+	VPSUBQ   Z22, Z7, K4, Z7
+	VPADDQ   Z23, Z6, Z6
+	VPSRAQ   X24, Z6, Z6
+	VPADDQ   Z23, Z7, Z7
+	VPSRAQ   X24, Z7, Z7
+	XORQ     R12, R12         // 2·digit
+	TESTQ    R13, R13
+	JZ       rpack
 
-rdigit:
-	// d = ((v + B/2) & (B-1)) - B/2; v = (v - d) >> logB.
-	VPADDQ  Z25, Z4, Z5
-	VPANDQ  Z26, Z5, Z5
-	VPSUBQ  Z25, Z5, Z5
-	VPSUBQ  Z5, Z4, Z4
-	VPSRAVQ Z27, Z4, Z4
-	// Residues: d + (Qi & (d >> 63)).
-	VPSRAQ  $63, Z5, Z6
-	VPANDQ  Z20, Z6, Z7
-	VPADDQ  Z5, Z7, Z7
-	VPANDQ  Z19, Z6, Z8
-	VPADDQ  Z5, Z8, Z8
-	MOVQ    (R8)(R12*8), R13
-	MOVQ    8(R8)(R12*8), R14
-	VPMOVQD Z7, (R13)(R11*1)
-	VPMOVQD Z8, (R14)(R11*1)
+rdig64:
+	// d = ((v + B/2) & (B-1)) - B/2; v = (v - d) >> logB, int64 lanes.
+	VPADDQ  Z25, Z6, Z8
+	VPANDQ  Z27, Z8, Z8
+	VPSUBQ  Z25, Z8, Z8
+	VPSUBQ  Z8, Z6, Z6
+	VPSRAQ  X29, Z6, Z6
+	VPADDQ  Z25, Z7, Z9
+	VPANDQ  Z27, Z9, Z9
+	VPSUBQ  Z25, Z9, Z9
+	VPSUBQ  Z9, Z7, Z7
+	VPSRAQ  X29, Z7, Z7
+	VPSHUFD $0xa0, Z9, K1, Z8 // the odd digits into the odd dwords
+	// Residues d + (Qi & (d < 0)).
+	VPCMPGTD  Z8, Z19, K5
+	VMOVDQA32 Z8, Z10
+	VPADDD    Z20, Z8, K5, Z10
+	VPADDD    Z30, Z8, K5, Z8
+	MOVQ      (R8)(R12*8), R14
+	MOVQ      8(R8)(R12*8), R15
+	VMOVDQU32 Z10, (R14)(R11*1)
+	VMOVDQU32 Z8, (R15)(R11*1)
+	ADDQ    $2, R12
+	CMPQ    R12, R13
+	JLT     rdig64
+
+rpack:
+	CMPQ    R12, R9
+	JGE     rnext
+	VPSHUFD $0xa0, Z7, K1, Z6 // v into int32 lanes, coefficient order
+
+rdig32:
+	VPADDD  Z26, Z6, Z8
+	VPANDD  Z28, Z8, Z8
+	VPSUBD  Z26, Z8, Z8
+	VPSUBD  Z8, Z6, Z6
+	VPSRAD  X29, Z6, Z6
+	VPCMPGTD  Z8, Z19, K5
+	VMOVDQA32 Z8, Z10
+	VPADDD    Z20, Z8, K5, Z10
+	VPADDD    Z30, Z8, K5, Z8
+	MOVQ      (R8)(R12*8), R14
+	MOVQ      8(R8)(R12*8), R15
+	VMOVDQU32 Z10, (R14)(R11*1)
+	VMOVDQU32 Z8, (R15)(R11*1)
 	ADDQ    $2, R12
 	CMPQ    R12, R9
-	JLT     rdigit
+	JLT     rdig32
 
-	ADDQ $32, R11
+rnext:
+	ADDQ $64, R11
 	DECQ CX
 	JNZ  rloop
 

@@ -57,6 +57,15 @@ func BenchmarkRNS2Decompose4(b *testing.B) {
 	}
 }
 
+// BenchmarkRNS2DecomposeBR is the blind rotation's decomposition in the
+// circuit bootstrap (backend/fhew/cbs: B = 2^17, 2 digits, drop 21).
+func BenchmarkRNS2DecomposeBR(b *testing.B) {
+	s := newRNSBench(b)
+	for b.Loop() {
+		s.r.Decompose(s.a, 17, 2, 21, s.dec[:2])
+	}
+}
+
 func BenchmarkRNS2DotRows8(b *testing.B) {
 	s := newRNSBench(b)
 	for b.Loop() {

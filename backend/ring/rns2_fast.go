@@ -180,3 +180,24 @@ func dot4Add(digits, rowsB, rowsA []Poly2, i, lo, hi int, accB, accA []uint64) {
 		accA[k] += x0*uint64(a0[k]) + x1*uint64(a1[k]) + x2*uint64(a2[k]) + x3*uint64(a3[k])
 	}
 }
+
+// digits64 returns how many of Decompose's digits the vector kernel must
+// extract in int64 lanes: those before the remainder v is known to satisfy
+// |v| + B/2 < 2^31, after which every int32 step of the digit loop is exact.
+// |v| <= (halfQ >> drop) + 1 after the rounding (x is centred, |x| <=
+// halfQ, round < 2^drop), and each digit maps v to (v - d)/B with |d| <=
+// B/2, so |v| <= (|v| + B/2)/B.
+func digits64(halfQ, round uint64, drop, logB, digits int) int {
+	v := halfQ>>drop + 1
+	if round > 0 && drop < 64 {
+		v = (halfQ+round)>>drop + 1
+	}
+	halfB := uint64(1) << (logB - 1)
+	for j := 0; j < digits; j++ {
+		if v+halfB < 1<<31 {
+			return j
+		}
+		v = (v+halfB)>>logB + 1
+	}
+	return digits
+}
