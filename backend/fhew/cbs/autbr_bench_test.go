@@ -320,7 +320,7 @@ func BenchmarkAutBRParts(b *testing.B) {
 		}
 	}
 	autos := int(math.Round(kMean[0]))
-	var tg, te, th time.Duration
+	var tg, te, th, tp, tn time.Duration
 	ta := make([]time.Duration, len(ab.vars))
 	steps := 0
 	b.ResetTimer()
@@ -346,6 +346,23 @@ func BenchmarkAutBRParts(b *testing.B) {
 			ab.extProd(as, ab.brk[0][0])
 		}
 		th += time.Since(t0)
+		// The automorphism's non-transform part: two NTT-domain permutations
+		// and the addition of ψ(B); and one two-prime forward NTT, the unit
+		// of the operation counts.
+		t0 = time.Now()
+		for j := 0; j < autos; j++ {
+			u := j%16 + 1
+			r := p.ring
+			r.AutomorphismNTT(as.accB, ab.index[u-1], as.tB)
+			r.AutomorphismNTT(as.accA, ab.index[u-1], as.tA)
+			r.Add(as.accB, as.tB, as.accB)
+		}
+		tp += time.Since(t0)
+		t0 = time.Now()
+		for j := 0; j < autos; j++ {
+			p.ring.Forward(as.dig[j%4], as.dig[j%4])
+		}
+		tn += time.Since(t0)
 		for vi := range ab.vars {
 			v := ab.vars[vi]
 			t0 = time.Now()
@@ -363,6 +380,8 @@ func BenchmarkAutBRParts(b *testing.B) {
 	b.ReportMetric(ginxStep, "ginx-step-µs")
 	b.ReportMetric(ext, "ext-µs")
 	b.ReportMetric(us(th, N*float64(n)), "ext-hot-µs")
+	b.ReportMetric(us(tp, N*float64(autos)), "perm-µs")
+	b.ReportMetric(us(tn, N*float64(autos)), "ntt-µs")
 	for vi := range ab.vars {
 		a := us(ta[vi], N*float64(autos))
 		d := ab.vars[vi].g.Digits
