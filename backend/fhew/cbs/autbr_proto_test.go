@@ -1,8 +1,8 @@
 package cbs
 
 // Prototype (test-only) of the automorphism-based blind rotation with
-// signed keys, Algorithm 2 of Kim, Lee, Min, Song, Yoo and others, "LMKCDEY
-// Revisited: Speeding Up Blind Rotation with Signed Evaluation Keys"
+// signed keys, Algorithm 2 of "LMKCDEY Revisited: Speeding Up Blind
+// Rotation with Signed Evaluation Keys"
 // (/work/shared/papers/lmkcdey-signed-evaluation-keys.txt), on the CBS ring
 // RNS2 (N = 2048 at STD128_CBS), to decide whether it should replace the
 // ternary GINX blind rotation of Evaluator.blindRotate. It is measured
