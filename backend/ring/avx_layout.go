@@ -43,17 +43,11 @@ func permIndex(from, to int) []uint32 {
 
 // avxTables holds, as 64-byte vectors: 0-9 the forward permutations
 // nat->L3, L3->L2, L2->L1, L1->L0, L0->nat; 10-19 the inverse ones nat->L0,
-// L0->L1, L1->L2, L2->L3, L3->nat; 20-22 the twiddle expansions
-// lane>>3, lane>>2, lane>>1 (VPERMD indices).
+// L0->L1, L1->L2, L2->L3, L3->nat (VPERMI2D indices).
 var avxTables = func() []uint32 {
 	var t []uint32
 	for _, st := range [][2]int{{-1, 3}, {3, 2}, {2, 1}, {1, 0}, {0, -1}, {-1, 0}, {0, 1}, {1, 2}, {2, 3}, {3, -1}} {
 		t = append(t, permIndex(st[0], st[1])...)
-	}
-	for _, sh := range []uint{3, 2, 1} {
-		for l := uint32(0); l < 16; l++ {
-			t = append(t, l>>sh)
-		}
 	}
 	return t
 }()

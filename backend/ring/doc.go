@@ -44,15 +44,18 @@
 // # Kernels and speed
 //
 // On amd64 CPUs with AVX-512F (detected at start-up with golang.org/x/sys/cpu)
-// NTT32's transforms for N >= 64 and Modulus32's MulCoeffs, MulCoeffsAdd,
+// NTT32's transforms for N >= 128 and Modulus32's MulCoeffs, MulCoeffsAdd,
 // MulCoeffsAddLazy, ReduceLazy and DecomposeSigned run vector kernels written
 // in assembly;
 // elsewhere, or when built with -tags purego, pure-Go kernels run instead.
 // Fully reduced results are identical bit for bit on both paths (tested);
 // Lazy results agree modulo Q and stay in the documented range but may be a
-// different representative. The pure-Go NTT runs two stages per pass
-// (radix-4) and, when (2·log2(N)+4)·Q <= 2^32 (27-bit Q with N <= 2048),
-// skips Harvey's reduction of the upper butterfly input in Forward.
+// different representative (the vector kernels' Lazy outputs are those of
+// the radix-2 Harvey reference). The pure-Go NTT runs two stages per pass
+// (radix-4); both paths skip Harvey's reduction of the upper butterfly
+// input in Forward when (2·log2(N)+4)·Q <= 2^32 (27-bit Q with N <= 2048),
+// the vector path for fully reduced outputs only. docs/ring-kernels.md
+// describes the vector kernels and their measurements.
 //
 // # RNS2
 //
@@ -62,8 +65,8 @@
 // runs per prime on NTT32/Modulus32. Only Centered and Decompose, which
 // need the integer value of a coefficient, recombine the residues (Garner's
 // CRT in 64-bit arithmetic). Decompose is fused: one pass per coefficient
-// from residues to signed gadget digits, 8 coefficients per iteration in an
-// AVX-512F kernel. DotRows, the external-product accumulation, keeps both
+// from residues to signed gadget digits, 16 coefficients per iteration in
+// an AVX-512F kernel. DotRows, the external-product accumulation, keeps both
 // uint64 sums in registers across all digits (lazy: one reduction per
 // output slot). NewPoly and NewPolys stagger the residue slices modulo
 // 4 KiB, so that DotRows's many operand streams do not share L1 cache sets.

@@ -12,26 +12,14 @@
 // products are VPMULLD. On Zen 4 the multiplies share one 512-bit port, so
 // the product costs 4 multiply slots and 3 other ops.
 //
-// Register conventions: Z30 = Q, Z31 = 2Q, K1 = odd-lane mask 0xAAAA,
-// K2 = even-lane mask 0x5555.
+// Register conventions: Z30 = Q, Z31 = 2Q, K2 = even-lane mask 0x5555.
 
-// SHOUP_B: Z_out = Y·W mod Q in [0, 2Q), W/WS broadcast (same value in both
-// dwords of each qword). Clobbers T1, T2.
+// SHOUP_B: Z_out = Y·W mod Q in [0, 2Q), W/WS in registers with the same
+// value in both dwords of each qword. Clobbers T1, T2.
 #define SHOUP_B(Y, W, WS, OUT, T1, T2) \
 	VPMULUDQ WS, Y, T1 \
 	VPSRLQ   $32, Y, T2 \
 	VPMULUDQ WS, T2, T2 \
-	VPSHUFD  $0xf5, T1, K2, T2 \
-	VPMULLD  W, Y, OUT \
-	VPMULLD  Z30, T2, T2 \
-	VPSUBD   T2, OUT, OUT
-
-// SHOUP_V: as SHOUP_B for per-lane twiddles. Clobbers T1, T2, T3.
-#define SHOUP_V(Y, W, WS, OUT, T1, T2, T3) \
-	VPMULUDQ WS, Y, T1 \
-	VPSRLQ   $32, Y, T2 \
-	VPSRLQ   $32, WS, T3 \
-	VPMULUDQ T3, T2, T2 \
 	VPSHUFD  $0xf5, T1, K2, T2 \
 	VPMULLD  W, Y, OUT \
 	VPMULLD  Z30, T2, T2 \
@@ -55,16 +43,6 @@
 	VPSUBD  Z31, X, TMP \
 	VPMINUD TMP, X, X
 
-// PERM2: (X, Y) = the two halves of a 32-lane permutation of (X, Y) with
-// index vectors I0, I1. Clobbers T0, T1 (results land in X, Y).
-#define PERM2(X, Y, I0, I1, T0, T1) \
-	VMOVDQA32 I0, T0 \
-	VPERMI2D  Y, X, T0 \
-	VMOVDQA32 I1, T1 \
-	VPERMI2D  Y, X, T1 \
-	VMOVDQA32 T0, X \
-	VMOVDQA32 T1, Y
-
 // REDUCE2: X in [0, 4Q) -> [0, 2Q), then subtract Z29 if that leaves a
 // smaller value (Z29 = Q for full reduction, all ones for lazy).
 #define REDUCE2(X, TMP) \
@@ -76,8 +54,6 @@
 #define SETUP_Q \
 	VPBROADCASTD AX, Z30 \
 	VPADDD Z30, Z30, Z31 \
-	MOVL $0xAAAA, AX \
-	KMOVW AX, K1 \
 	MOVL $0x5555, AX \
 	KMOVW AX, K2
 
@@ -130,8 +106,9 @@
 	VPMULLD  Z30, T2, T2 \
 	VPSUBD   T2, OUT, OUT
 
-// SHOUP_VM: SHOUP_V with W and WS read from memory (16 per-lane twiddles
-// at WP and companions at WSP). Clobbers T1-T3.
+// SHOUP_VM: the Shoup product with 16 per-lane twiddles at WP and their
+// companions at WSP in memory; the odd lanes' companions are shifted down
+// for their VPMULUDQ. Clobbers T1-T3.
 #define SHOUP_VM(Y, WP, WSP, OUT, T1, T2, T3) \
 	VPMULUDQ WSP, Y, T1 \
 	VPSRLQ   $32, Y, T2 \
@@ -142,14 +119,9 @@
 	VPMULLD  Z30, T2, T2 \
 	VPSUBD   T2, OUT, OUT
 
-// TW_PERM: per-lane twiddles W and companions WS from the few at WP, WSP
-// by the VPERMD expansion index IDX (lane >> s).
-#define TW_PERM(WP, WSP, IDX, W, WS) \
-	VPERMD WP, IDX, W \
-	VPERMD WSP, IDX, WS
-
-// PERM2M: PERM2 with the index vectors read from memory at I0, I1 (the
-// VPERMI2D index operand is overwritten anyway). Clobbers T0, T1.
+// PERM2M: (X, Y) = the two halves of a 32-lane permutation of (X, Y) with
+// the VPERMI2D index vectors at I0, I1 in memory (the index operand is
+// overwritten, so it is loaded afresh). Clobbers T0, T1.
 #define PERM2M(X, Y, I0, I1, T0, T1) \
 	VMOVDQU32 I0, T0 \
 	VPERMI2D  Y, X, T0 \

@@ -140,8 +140,7 @@ linner:
 // Tail/head index table layout (see avxTables in avx_layout.go), in units
 // of 64-byte vectors: 0-9 forward permutations (nat->L3, L3->L2, L2->L1,
 // L1->L0, L0->nat, two vectors each), 10-19 inverse permutations (nat->L0,
-// L0->L1, L1->L2, L2->L3, L3->nat), 20-22 twiddle expansions lane>>3,
-// lane>>2, lane>>1.
+// L0->L1, L1->L2, L2->L3, L3->nat).
 
 // func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 // The last seven Cooley–Tukey stages (t = 64 ... 1) on blocks of 128
