@@ -324,3 +324,51 @@ func TestCBSBatch128(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalPlanAESShaped runs the benchmark's AES-shaped plan (two levels of
+// 16 S-box tables, 256 bootstraps) on ToyCBS with batches of 3 on two
+// threads, against the plaintext evaluation and, bit for bit, batch 1.
+func TestEvalPlanAESShaped(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	plan := aesShapedPlan(2)
+	if err := plan.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if st := plan.Stats(); st.DistinctIn != 256 || st.Tables != 32 {
+		t.Fatalf("plan stats %+v, want 256 distinct forms in 32 tables", st)
+	}
+	rng := mrand.New(mrand.NewPCG(45, 46))
+	bits := make([]bool, plan.NumInputs)
+	for i := range bits {
+		bits[i] = rng.IntN(2) == 1
+	}
+	want, err := plan.Eval(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := k.enc.EncryptBits(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{Threads: 1, Batch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{Threads: 2, Batch: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := k.sk.DecryptBits(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for o := range want {
+		if got[o] != want[o] {
+			t.Fatalf("output %d: encrypted %v, plaintext %v", o, got[o], want[o])
+		}
+		if out[o].B != one[o].B || !slices.Equal(out[o].A, one[o].A) {
+			t.Fatalf("output %d: batch 3 on 2 threads differs from batch 1", o)
+		}
+	}
+}

@@ -1,11 +1,15 @@
 package cbs
 
 import (
+	"context"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hcc-fhe/hcc/ir"
 )
 
 // NANDForBench builds fhew's NAND at the named fhew set (STD128_LOWFAIL_T,
@@ -188,8 +192,8 @@ func BenchmarkGateOps(b *testing.B) {
 	}
 }
 
-// BenchmarkCBSBatch measures CBSBatch at STD128_CBS for batches of 1, 2
-// and 4, on one worker and on two (each with its own batch, as EvalPlan's
+// BenchmarkCBSBatch measures CBSBatch at STD128_CBS for batches of 1, 2,
+// 4 and 8, on one worker and on two (each with its own batch, as EvalPlan's
 // workers), interleaved round by round with fhew's NAND at
 // STD128_LOWFAIL_T: the wall time per circuit bootstrap in ms and in
 // NAND-times (on two workers, wall / (2·k): what a level of independent
@@ -199,7 +203,7 @@ func BenchmarkGateOps(b *testing.B) {
 func BenchmarkCBSBatch(b *testing.B) {
 	nk := nandFor(b)
 	k := keys128(b)
-	sizes := []int{1, 2, 4}
+	sizes := []int{1, 2, 4, 8}
 	type worker struct {
 		bs   *BatchScratch
 		ins  []*WideBit
@@ -301,4 +305,91 @@ func BenchmarkKeySwitchBatch(b *testing.B) {
 		b.ReportMetric(ts[s].Seconds()/float64(b.N*len(ws))*1e3, fmt.Sprintf("k%d-ms/KS", n))
 	}
 	bs.scs[0].sink += sink
+}
+
+// aesShapedPlan returns a plan shaped like two AES rounds as MapWide maps
+// them: levels of 16 S-box tables (8 inputs, 8 outputs), level 1 reading
+// forms of 3 input bits, level 2 forms of 4 level-1 outputs (128 distinct
+// forms, i.e. circuit bootstraps, per level).
+func aesShapedPlan(levels int) *ir.WidePlan {
+	sb := sbox()
+	tabs := tablesOf(8, 8, func(x int) uint64 { return uint64(sb[x]) })
+	const width = 128
+	p := &ir.WidePlan{Name: "aes-shaped", Inputs: []ir.Bus{{Name: "x", Width: width}}, NumInputs: width,
+		Outputs: []ir.Bus{{Name: "y", Width: width}}}
+	prev, terms := int32(0), 3
+	for lv := 0; lv < levels; lv++ {
+		for t := 0; t < width/8; t++ {
+			wt := ir.WideTable{Out: tabs}
+			for j := 0; j < 8; j++ {
+				var f ir.LinearForm
+				for u := 0; u < terms; u++ {
+					f.Terms = append(f.Terms, prev+int32((8*t+j+37*u)%width))
+				}
+				slices.Sort(f.Terms)
+				f.Terms = slices.Compact(f.Terms)
+				wt.In = append(wt.In, f)
+			}
+			p.Tables = append(p.Tables, wt)
+		}
+		if lv == 0 {
+			prev = width
+		} else {
+			prev += width
+		}
+		terms = 4
+	}
+	for j := int32(0); j < width; j++ {
+		p.OutForms = append(p.OutForms, ir.LinearForm{Terms: []int32{prev + j}})
+	}
+	return p
+}
+
+// BenchmarkEvalPlanBatch runs an AES-shaped plan of two levels (256
+// circuit bootstraps, 32 S-box tables; aesShapedPlan) at STD128_CBS on
+// two threads with EvalOptions.Batch 1, 2 and 4, interleaved round by
+// round with 20 of fhew's NANDs at STD128_LOWFAIL_T: the wall time per
+// plan, per CBS, and its ratio to batch 1 (the speed-up of batching
+// measured under the same load). One op is one round.
+//
+//	go test ./backend/fhew/cbs -run '^$' -bench EvalPlanBatch -benchtime 3x
+func BenchmarkEvalPlanBatch(b *testing.B) {
+	nk := nandFor(b)
+	k := keys128(b)
+	plan := aesShapedPlan(2)
+	if err := plan.Verify(); err != nil {
+		b.Fatal(err)
+	}
+	ncbs := plan.Stats().DistinctIn
+	in, err := k.enc.EncryptBits(make([]bool, plan.NumInputs))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sizes := []int{1, 2, 4}
+	ts := make([]time.Duration, len(sizes))
+	var nand time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		for range 20 {
+			nk()
+		}
+		nand += time.Since(t0) / 20
+		for s, n := range sizes {
+			t0 := time.Now()
+			if _, err := k.ev.EvalPlan(context.Background(), plan, in, EvalOptions{Threads: 2, Batch: n}); err != nil {
+				b.Fatal(err)
+			}
+			ts[s] += time.Since(t0)
+		}
+	}
+	b.StopTimer()
+	nandOp := nand.Seconds() / float64(b.N)
+	b.ReportMetric(nandOp*1e3, "NAND-ms")
+	for s, n := range sizes {
+		per := ts[s].Seconds() / float64(b.N*ncbs)
+		b.ReportMetric(per*1e3, fmt.Sprintf("k%d-ms/CBS", n))
+		b.ReportMetric(per/nandOp, fmt.Sprintf("k%d-CBS/NAND", n))
+		b.ReportMetric(ts[s].Seconds()/ts[0].Seconds(), fmt.Sprintf("k%d/k1", n))
+	}
 }
