@@ -1,6 +1,9 @@
 package ring
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // DotRowsMono2 is the whole pointwise part of one GINX blind-rotation step
 // (NTT domain, slot-wise, mod Q):
@@ -72,4 +75,21 @@ func (r *RNS2) dotRowsMono2Go(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []P
 			}
 		}
 	}
+}
+
+// dotRowsMono2Fits reports whether the vector DotRowsMono2 kernel's
+// reductions are exact for nd digits mod q (Q < 2^b): the digit sums,
+// below nd·(Q-1)^2, are reduced to [0, 3Q) by a Barrett step that needs
+// them below 2^(31+b) (its quotient misses by at most 2), and
+// acc + mono1·sum1 + mono2·sum2, at most (Q-1) + 2(Q-1)(3Q-1), by one whose
+// quotient misses by at most 1 and needs it below 2^(30+b). Up to 16 digits
+// of primes below 2^27 fit; 28-bit primes only below about 2^27.7, with
+// fewer digits.
+func dotRowsMono2Fits(q uint32, nd int) bool {
+	b := uint(bits.Len32(q))
+	if b > 29 || nd < 1 {
+		return false // 6(Q-1)^2 >= 2^(30+b) for every Q >= 2^29
+	}
+	s := uint64(q - 1)
+	return uint64(nd)*s*s < 1<<(31+b) && s+2*s*(3*s+2) < 1<<(30+b)
 }

@@ -3,16 +3,50 @@
 #include "textflag.h"
 #include "reduce32_amd64.h"
 
-// MAC(P, D, DO, T, TO, E, O): loads 16 uint32 at P (+R11), multiplies the
-// even entries by D's and the odd ones by DO's (the digit's odd entries
-// shifted down) and adds the products to E and O. It first prefetches the
-// row 256 bytes (4 iterations) ahead: in a blind rotation the rows stream
-// from memory (a new 256 KiB key per step), and 16 concurrent streams are
-// more than the hardware prefetcher follows well (measured: 21 -> 15.5 µs
-// per call from memory, BenchmarkRNS2DotRowsMono2Stream; 256 beat 512,
-// 768, 1024 and 2048). A prefetch past a row's end is harmless.
+// The kernel multiplies in the low halves of 64-bit lanes (VPMULUDQ reads
+// the even dwords only): the even slots of a 16-slot block straight from
+// the block, the odd ones shifted down by 32 bits, or read 4 bytes further
+// on, where the even dwords are the odd slots. The digits (one load for
+// four rows) and the monomials (memory operands) take the second form,
+// the rows the first: the 4-byte-offset read crosses a cache line, and for
+// the rows it measured no faster than the shift. That read ends 4 bytes
+// past the block, so the last block of a residue shifts everything
+// (the *S macros): nothing is read past a slice.
+//
+// Every row is prefetched 256 bytes (4 blocks) ahead: when the rows
+// stream from memory (a new 256 KiB key per step without batching), 16
+// concurrent streams are more than the hardware prefetcher follows well
+// (measured: 21 -> 15.5 µs per call from memory,
+// BenchmarkRNS2DotRowsMono2Stream; 256 beat 512, 768, 1024 and 2048; and
+// the prefetches cost nothing measurable when the rows are in L2). A
+// prefetch past a row's end is harmless.
+
+// MUL1(P, D, DO, T, E, O): E, O = the first digit's products (no sum yet).
+#define MUL1(P, D, DO, T, E, O) \
+	PREFETCHT0 256(P)(R11*1) \
+	VMOVDQU32  (P)(R11*1), T \
+	VPSRLQ     $32, T, O \
+	VPMULUDQ   D, T, E \
+	VPMULUDQ   DO, O, O
+
+// MAC(P, D, DO, T, TO, E, O): E, O += the next digit's products.
 #define MAC(P, D, DO, T, TO, E, O) \
 	PREFETCHT0 256(P)(R11*1) \
+	VMOVDQU32  (P)(R11*1), T \
+	VPSRLQ     $32, T, TO \
+	VPMULUDQ   D, T, T \
+	VPMULUDQ   DO, TO, TO \
+	VPADDQ     T, E, E \
+	VPADDQ     TO, O, O
+
+// MUL1S, MACS: the same for the last block, the odd slots shifted down.
+#define MUL1S(P, D, DO, T, E, O) \
+	VMOVDQU32 (P)(R11*1), T \
+	VPSRLQ    $32, T, O \
+	VPMULUDQ  D, T, E \
+	VPMULUDQ  DO, O, O
+
+#define MACS(P, D, DO, T, TO, E, O) \
 	VMOVDQU32 (P)(R11*1), T \
 	VPSRLQ    $32, T, TO \
 	VPMULUDQ  D, T, T \
@@ -20,17 +54,109 @@
 	VPADDQ    T, E, E \
 	VPADDQ    TO, O, O
 
-// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[8]uint64)
+
+// LAZYBAR(X, T): X (< 2^(31+b)) -> X - q·Q in [0, 3Q), BARRETT32 without
+// its two conditional subtractions: the sums only feed a product with a
+// monomial, whose result the final BARRETT32 reduces fully (the caller
+// checked (Q-1) + 2(Q-1)(3Q-1) < 2^(31+b)).
+#define LAZYBAR(X, T) \
+	VPSRLVQ  Z22, X, T \
+	VPMULUDQ Z23, T, T \
+	VPSRLQ   $32, T, T \
+	VPMULUDQ Z24, T, T \
+	VPSUBQ   T, X, X
+
+#define LAZY8 \
+	LAZYBAR(Z0, Z10) \
+	LAZYBAR(Z1, Z11) \
+	LAZYBAR(Z2, Z12) \
+	LAZYBAR(Z3, Z13) \
+	LAZYBAR(Z4, Z14) \
+	LAZYBAR(Z5, Z15) \
+	LAZYBAR(Z6, Z16) \
+	LAZYBAR(Z7, Z17)
+
+// BARRETT1(X, T): X (< 2^(30+b)) -> X mod Q in [0, Q) with one
+// conditional subtraction: q = ((X >> (b-2))·mu) >> 33 (Z31 = b-2, the
+// same mu = floor(2^(b+31)/Q)) misses floor(X/Q) by at most 1, since
+// 2^(b-2)/Q < 1/2 and X/2^(b+31) < 1/2 (BARRETT32's q, from X >> (b-1),
+// misses by up to 2 and needs two).
+#define BARRETT1(X, T) \
+	VPSRLVQ  Z31, X, T \
+	VPMULUDQ Z23, T, T \
+	VPSRLQ   $33, T, T \
+	VPMULUDQ Z24, T, T \
+	VPSUBQ   T, X, X \
+	VPSUBQ   Z24, X, T \
+	VPMINUQ  T, X, X
+
+// MONO: the sums times the monomials (memory operands, odd slots 4 bytes
+// on), B1 + B2 and A1 + A2.
+#define MONO \
+	VPMULUDQ (SI)(R11*1), Z0, Z0 \
+	VPMULUDQ 4(SI)(R11*1), Z1, Z1 \
+	VPMULUDQ (SI)(R11*1), Z2, Z2 \
+	VPMULUDQ 4(SI)(R11*1), Z3, Z3 \
+	VPMULUDQ (DI)(R11*1), Z4, Z4 \
+	VPMULUDQ 4(DI)(R11*1), Z5, Z5 \
+	VPMULUDQ (DI)(R11*1), Z6, Z6 \
+	VPMULUDQ 4(DI)(R11*1), Z7, Z7 \
+	VPADDQ   Z4, Z0, Z0 \
+	VPADDQ   Z5, Z1, Z1 \
+	VPADDQ   Z6, Z2, Z2 \
+	VPADDQ   Z7, Z3, Z3
+
+#define MONOS \
+	VMOVDQU32 (SI)(R11*1), Z18 \
+	VPSRLQ    $32, Z18, Z19 \
+	VMOVDQU32 (DI)(R11*1), Z20 \
+	VPSRLQ    $32, Z20, Z21 \
+	VPMULUDQ  Z18, Z0, Z0 \
+	VPMULUDQ  Z19, Z1, Z1 \
+	VPMULUDQ  Z18, Z2, Z2 \
+	VPMULUDQ  Z19, Z3, Z3 \
+	VPMULUDQ  Z20, Z4, Z4 \
+	VPMULUDQ  Z21, Z5, Z5 \
+	VPMULUDQ  Z20, Z6, Z6 \
+	VPMULUDQ  Z21, Z7, Z7 \
+	VPADDQ    Z4, Z0, Z0 \
+	VPADDQ    Z5, Z1, Z1 \
+	VPADDQ    Z6, Z2, Z2 \
+	VPADDQ    Z7, Z3, Z3
+
+// ACCSTORE: + the accumulators (even slots masked, odd ones shifted down),
+// reduced once, even | odd<<32 (one VPSHUFD merged under K2 = odd dwords)
+// stored back.
+#define ACCSTORE \
+	VMOVDQU32 (DX)(R11*1), Z26 \
+	VPSRLQ    $32, Z26, Z27 \
+	VPANDQ    Z28, Z26, Z26 \
+	VMOVDQU32 (BX)(R11*1), Z29 \
+	VPSRLQ    $32, Z29, Z30 \
+	VPANDQ    Z28, Z29, Z29 \
+	VPADDQ    Z26, Z0, Z0 \
+	VPADDQ    Z27, Z1, Z1 \
+	VPADDQ    Z29, Z2, Z2 \
+	VPADDQ    Z30, Z3, Z3 \
+	BARRETT1(Z0, Z10) \
+	BARRETT1(Z1, Z11) \
+	BARRETT1(Z2, Z12) \
+	BARRETT1(Z3, Z13) \
+	VPSHUFD   $0xb1, Z1, K2, Z0 \
+	VPSHUFD   $0xb1, Z3, K2, Z2 \
+	VMOVDQU32 Z0, (DX)(R11*1) \
+	VMOVDQU32 Z2, (BX)(R11*1)
+
+// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[9]uint64)
 //
 // One residue of RNS2.DotRowsMono2, 16 slots per iteration: ptrs holds
-// (digit, rowB1, rowA1, rowB2, rowA2) per digit, np = 5·digits. As in
-// rns2DotRowsAVX512, even and odd slots are multiplied in the low halves
-// of 64-bit lanes; the eight sums (B1, A1, B2, A2; even, odd) stay in
-// registers across all digits and are reduced once (BARRETT32: the caller
-// checked digits·(Q-1)^2 < 2^(31+b)). Then acc + mono1·sum1 + mono2·sum2
-// (< (Q-1) + 2(Q-1)^2, also checked) is reduced once per slot and stored
-// back as even | odd<<32. n is a multiple of 16. c = Modulus32.vecConst,
-// b-1, mu.
+// (digit, rowB1, rowA1, rowB2, rowA2) per digit, np = 5·digits. Even and
+// odd slots are multiplied in the low halves of 64-bit lanes; the eight
+// sums (B1, A1, B2, A2; even, odd) stay in registers across all digits
+// (the first digit's products initialise them) and are reduced once to
+// [0, 3Q) (LAZYBAR). Then acc + mono1·sum1 + mono2·sum2 is reduced once
+// per slot (BARRETT1) and stored back; dotRowsMono2Fits checked both
+// bounds. n is a multiple of 16. c = Modulus32.vecConst, b-1, mu, b-2.
 TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	MOVQ ptrs+0(FP), R8
 	MOVQ np+8(FP), R9
@@ -45,25 +171,35 @@ TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTQ 40(R10), Z28 // 2^32-1
 	VPBROADCASTQ 48(R10), Z22 // b-1
 	VPBROADCASTQ 56(R10), Z23 // mu
-	XORQ R11, R11             // byte offset into the uint32 slices
-	SHRQ $4, CX
-	JZ   mdone
+	VPBROADCASTQ 64(R10), Z31 // b-2
+	MOVL  $0xaaaa, AX
+	KMOVW AX, K2
+	XORQ  R11, R11            // byte offset into the uint32 slices
+	SHRQ  $4, CX
+	JZ    mdone
+	DECQ  CX                  // blocks before the last
+	JZ    mlast
 
 mloop:
-	VPXORQ Z0, Z0, Z0 // B1 even
-	VPXORQ Z1, Z1, Z1 // B1 odd
-	VPXORQ Z2, Z2, Z2 // A1 even
-	VPXORQ Z3, Z3, Z3 // A1 odd
-	VPXORQ Z4, Z4, Z4 // B2 even
-	VPXORQ Z5, Z5, Z5 // B2 odd
-	VPXORQ Z6, Z6, Z6 // A2 even
-	VPXORQ Z7, Z7, Z7 // A2 odd
-	XORQ   R12, R12
+	MOVQ      (R8), R13
+	VMOVDQU32 (R13)(R11*1), Z8
+	VMOVDQU32 4(R13)(R11*1), Z9
+	MOVQ      8(R8), R13
+	MOVQ      16(R8), R14
+	MUL1(R13, Z8, Z9, Z10, Z0, Z1)
+	MUL1(R14, Z8, Z9, Z12, Z2, Z3)
+	MOVQ      24(R8), R13
+	MOVQ      32(R8), R14
+	MUL1(R13, Z8, Z9, Z14, Z4, Z5)
+	MUL1(R14, Z8, Z9, Z16, Z6, Z7)
+	MOVQ      $5, R12
+	CMPQ      R12, R9
+	JGE       mreduce
 
 mdigit:
 	MOVQ      (R8)(R12*8), R13
 	VMOVDQU32 (R13)(R11*1), Z8
-	VPSRLQ    $32, Z8, Z9
+	VMOVDQU32 4(R13)(R11*1), Z9
 	MOVQ      8(R8)(R12*8), R13
 	MOVQ      16(R8)(R12*8), R14
 	MAC(R13, Z8, Z9, Z10, Z11, Z0, Z1)
@@ -76,58 +212,50 @@ mdigit:
 	CMPQ      R12, R9
 	JLT       mdigit
 
-	BARRETT32(Z0, Z10)
-	BARRETT32(Z1, Z11)
-	BARRETT32(Z2, Z12)
-	BARRETT32(Z3, Z13)
-	BARRETT32(Z4, Z14)
-	BARRETT32(Z5, Z15)
-	BARRETT32(Z6, Z16)
-	BARRETT32(Z7, Z17)
-
-	// Monomials: even entries in the low halves (VPMULUDQ ignores the
-	// high ones), odd entries shifted down.
-	VMOVDQU32 (SI)(R11*1), Z18
-	VPSRLQ    $32, Z18, Z19
-	VMOVDQU32 (DI)(R11*1), Z20
-	VPSRLQ    $32, Z20, Z21
-	VPMULUDQ  Z18, Z0, Z0
-	VPMULUDQ  Z19, Z1, Z1
-	VPMULUDQ  Z18, Z2, Z2
-	VPMULUDQ  Z19, Z3, Z3
-	VPMULUDQ  Z20, Z4, Z4
-	VPMULUDQ  Z21, Z5, Z5
-	VPMULUDQ  Z20, Z6, Z6
-	VPMULUDQ  Z21, Z7, Z7
-	VPADDQ    Z4, Z0, Z0
-	VPADDQ    Z5, Z1, Z1
-	VPADDQ    Z6, Z2, Z2
-	VPADDQ    Z7, Z3, Z3
-
-	// Accumulators: even entries masked, odd ones shifted down.
-	VMOVDQU32 (DX)(R11*1), Z26
-	VPSRLQ    $32, Z26, Z27
-	VPANDQ    Z28, Z26, Z26
-	VMOVDQU32 (BX)(R11*1), Z29
-	VPSRLQ    $32, Z29, Z30
-	VPANDQ    Z28, Z29, Z29
-	VPADDQ    Z26, Z0, Z0
-	VPADDQ    Z27, Z1, Z1
-	VPADDQ    Z29, Z2, Z2
-	VPADDQ    Z30, Z3, Z3
-	BARRETT32(Z0, Z10)
-	BARRETT32(Z1, Z11)
-	BARRETT32(Z2, Z12)
-	BARRETT32(Z3, Z13)
-	VPSLLQ    $32, Z1, Z1
-	VPORQ     Z1, Z0, Z0
-	VPSLLQ    $32, Z3, Z3
-	VPORQ     Z3, Z2, Z2
-	VMOVDQU32 Z0, (DX)(R11*1)
-	VMOVDQU32 Z2, (BX)(R11*1)
+mreduce:
+	LAZY8
+	MONO
+	ACCSTORE
 	ADDQ $64, R11
 	DECQ CX
 	JNZ  mloop
+
+mlast:
+	MOVQ      (R8), R13
+	VMOVDQU32 (R13)(R11*1), Z8
+	VPSRLQ    $32, Z8, Z9
+	MOVQ      8(R8), R13
+	MOVQ      16(R8), R14
+	MUL1S(R13, Z8, Z9, Z10, Z0, Z1)
+	MUL1S(R14, Z8, Z9, Z12, Z2, Z3)
+	MOVQ      24(R8), R13
+	MOVQ      32(R8), R14
+	MUL1S(R13, Z8, Z9, Z14, Z4, Z5)
+	MUL1S(R14, Z8, Z9, Z16, Z6, Z7)
+	MOVQ      $5, R12
+	CMPQ      R12, R9
+	JGE       lreduce
+
+ldigit:
+	MOVQ      (R8)(R12*8), R13
+	VMOVDQU32 (R13)(R11*1), Z8
+	VPSRLQ    $32, Z8, Z9
+	MOVQ      8(R8)(R12*8), R13
+	MOVQ      16(R8)(R12*8), R14
+	MACS(R13, Z8, Z9, Z10, Z11, Z0, Z1)
+	MACS(R14, Z8, Z9, Z12, Z13, Z2, Z3)
+	MOVQ      24(R8)(R12*8), R13
+	MOVQ      32(R8)(R12*8), R14
+	MACS(R13, Z8, Z9, Z14, Z15, Z4, Z5)
+	MACS(R14, Z8, Z9, Z16, Z17, Z6, Z7)
+	ADDQ      $5, R12
+	CMPQ      R12, R9
+	JLT       ldigit
+
+lreduce:
+	LAZY8
+	MONOS
+	ACCSTORE
 
 mdone:
 	VZEROUPPER
