@@ -132,3 +132,49 @@ func BenchmarkRNS2DotRowsMono2Pair(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRNS2DotRowsMono2Lockstep4 is one step of four blind rotations
+// in lockstep (cbs's CBSBatch, k = 4): four accumulators over one key's
+// rows, a new key in every call (128 MiB in all, so the first pass over a
+// key reads it from memory and the others from cache), by four
+// DotRowsMono2 calls ("single") or two DotRowsMono2Pair calls ("pair").
+func BenchmarkRNS2DotRowsMono2Lockstep4(b *testing.B) {
+	r := newTestRNS2(b, 2048, 27)
+	rng := rand.New(rand.NewPCG(47, 48))
+	accs := make([]*Mono2Acc, 4)
+	for i := range accs {
+		o := newFusedOperands(r, rng, 4, 0)
+		accs[i] = &Mono2Acc{Digits: o.digits, Mono1: o.m1, Mono2: o.m2, AccB: o.accB, AccA: o.accA}
+	}
+	const keys = 512
+	rows := make([][]Poly2, keys)
+	for k := range rows {
+		rows[k] = r.NewPolys(16)
+		for _, p := range rows[k] {
+			for i := range 2 {
+				for j := range p[i] {
+					p[i][j] = uint32(j*7+k) % r.Q1
+				}
+			}
+		}
+	}
+	b.Run("single", func(b *testing.B) {
+		k := 0
+		for b.Loop() {
+			ks := rows[k%keys]
+			k++
+			for _, a := range accs {
+				r.DotRowsMono2(a.Digits, ks[0:4], ks[4:8], ks[8:12], ks[12:16], a.Mono1, a.Mono2, a.AccB, a.AccA)
+			}
+		}
+	})
+	b.Run("pair", func(b *testing.B) {
+		k := 0
+		for b.Loop() {
+			ks := rows[k%keys]
+			k++
+			r.DotRowsMono2Pair(ks[0:4], ks[4:8], ks[8:12], ks[12:16], accs[0], accs[1])
+			r.DotRowsMono2Pair(ks[0:4], ks[4:8], ks[8:12], ks[12:16], accs[2], accs[3])
+		}
+	})
+}
