@@ -14,7 +14,7 @@ const MaxBatch = 16
 // DefaultBatch is the batch size EvalPlan uses when EvalOptions.Batch is 0
 // (chosen by BenchmarkCBSBatch; see "Batched circuit bootstraps" in
 // docs/fhew-cbs.md).
-const DefaultBatch = 4
+const DefaultBatch = 8
 
 // BatchScratch is one worker's working memory for CBSBatch: one Scratch
 // per bootstrap of the largest batch it serves. Like a Scratch, it belongs

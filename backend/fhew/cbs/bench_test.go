@@ -347,7 +347,7 @@ func aesShapedPlan(levels int) *ir.WidePlan {
 
 // BenchmarkEvalPlanBatch runs an AES-shaped plan of two levels (256
 // circuit bootstraps, 32 S-box tables; aesShapedPlan) at STD128_CBS on
-// two threads with EvalOptions.Batch 1, 2 and 4, interleaved round by
+// two threads with EvalOptions.Batch 1, 4 and 8, interleaved round by
 // round with 20 of fhew's NANDs at STD128_LOWFAIL_T: the wall time per
 // plan, per CBS, and its ratio to batch 1 (the speed-up of batching
 // measured under the same load). One op is one round.
@@ -365,7 +365,7 @@ func BenchmarkEvalPlanBatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sizes := []int{1, 2, 4}
+	sizes := []int{1, 4, 8}
 	ts := make([]time.Duration, len(sizes))
 	var nand time.Duration
 	b.ResetTimer()
