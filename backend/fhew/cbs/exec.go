@@ -28,7 +28,8 @@ type EvalOptions struct {
 	Batch int
 	// Progress, if set, is called after every finished circuit bootstrap
 	// with the number done and the plan's total (one per distinct input
-	// form), from one goroutine at a time.
+	// form), from one goroutine at a time; a batch's calls come together
+	// when the batch ends.
 	Progress func(done, total int)
 	// Busy, if set, accumulates the nanoseconds the workers spent inside
 	// CBSBatch and EvalTable (summed over workers).
@@ -150,7 +151,7 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	// Each worker owns a BatchScratch (batch Scratches of ~0.6 MB at
+	// Each worker owns a BatchScratch (batch Scratches of ~0.45 MB at
 	// N = 2048): more workers than 4 per CPU only cost memory.
 	threads = min(threads, 4*runtime.NumCPU())
 	batch := opt.Batch
