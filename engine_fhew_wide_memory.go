@@ -22,7 +22,8 @@ import (
 //   - the pack being evaluated: cbs.EvalPlan allocates a wide bit for every
 //     table output of the plan up front and one per output, so "all
 //     signals of one pack" is what it holds, not a bound; per worker a
-//     Scratch and a wide bit; the RGSW cache at its peak, simulated over
+//     batch of Scratches and wide bits (wideWorkerBytes); the RGSW cache
+//     at its peak, simulated over
 //     the plan's levels the way EvalPlan fills and recycles it;
 //   - the other packs waiting, inputs or outputs (at the larger of the two
 //     sizes), and when a file is written or read (eval, encrypt) the
@@ -106,6 +107,17 @@ func wideScratchBytes(p cbs.Params) int64 {
 	return polys*widePolyBytes(p) + 8*(N+1) + 8*((n+4)/4) + 4*N*digKS + 4*(n+1) + 3*8*N
 }
 
+// wideWorkerBytes is one EvalPlan worker's working memory: it
+// circuit-bootstraps cbs.DefaultBatch forms at once (cbs.NewBatchScratch:
+// one Scratch and one form buffer per bootstrap of the batch, plus the
+// batch's list of key-switch rows, 8 bytes per coefficient digit).
+func wideWorkerBytes(p cbs.Params) int64 {
+	l := p.Literal()
+	digKS := int64((l.LogQKS + l.LogBKS - 1) / l.LogBKS)
+	k := int64(cbs.DefaultBatch)
+	return k*(wideScratchBytes(p)+int64(cbs.WideBitSize(p))) + 8*k*int64(p.N())*digKS
+}
+
 // widePeakRGSW is the most RGSWs EvalPlan holds at once on plan: it
 // bootstraps, level by level, each table input form not cached yet and
 // frees (to a pool it reuses) each one after its last reader's level.
@@ -187,7 +199,7 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	threads := int64(wideThreads(o.Threads))
 	rgsw := int64(widePeakRGSW(plan))
 	bits := int64(plan.NumSignals()) - int64(plan.NumInputs) + int64(len(plan.OutForms))
-	run := bits*bit + threads*(wideScratchBytes(s.p)+bit) + rgsw*wideRGSWBytes(s.p)
+	run := bits*bit + threads*wideWorkerBytes(s.p) + rgsw*wideRGSWBytes(s.p)
 	copies := int64(1)
 	if !o.Client {
 		copies = wideFileCopies // eval reads and writes ciphertext files
