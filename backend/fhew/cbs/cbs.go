@@ -110,6 +110,10 @@ type Scratch struct {
 	// self is the batch of one this Scratch forms (CBS runs the batched
 	// blind rotation on it; a field, so that no call allocates a slice).
 	self [1]*Scratch
+	// pair holds the two accumulators of a DotRowsMono2Pair call in
+	// blindRotateBatch (a field, so that taking their address allocates
+	// nothing).
+	pair [2]ring.Mono2Acc
 }
 
 // NewScratch allocates a Scratch for p.
@@ -317,23 +321,48 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			clear(sc.accA[k])
 		}
 	}
+	// The accumulators that move at a step (alpha_i != 0) go in pairs
+	// through DotRowsMono2Pair, which loads each block of the step's rows
+	// once for both; the first of a pair is decomposed into t.dig, the
+	// second into its own scratch's digits (the second is never scs[0]).
+	// An odd one left over takes DotRowsMono2. Both orders of operations
+	// per accumulator are those of a blind rotation alone.
+	x, y := &t.pair[0], &t.pair[1]
 	for i := 0; i < n; i++ {
 		kp, km := ev.ek.brk[i][0], ev.ek.brk[i][1]
+		var pend *Scratch
 		for _, sc := range scs {
 			a := int(sc.alpha[i])
 			if a == 0 {
 				continue
 			}
+			d := dig
+			if pend != nil {
+				d = sc.dig[:2*l]
+			}
 			r.Inverse(sc.accB, cB)
 			r.Inverse(sc.accA, cA)
-			r.Decompose(cB, g.LogB, l, g.Drop, dig[:l])
-			r.Decompose(cA, g.LogB, l, g.Drop, dig[l:])
-			for _, d := range dig {
-				r.Forward(d, d)
+			r.Decompose(cB, g.LogB, l, g.Drop, d[:l])
+			r.Decompose(cA, g.LogB, l, g.Drop, d[l:])
+			for _, e := range d {
+				r.Forward(e, e)
 			}
-			// ACC += mp∘(dig ⊡ Kp) + mm∘(dig ⊡ Km) in one pass (equal, bit
-			// for bit, to two DotRows and four MulCoeffsAdd).
-			r.DotRowsMono2(dig, kp.B, kp.A, km.B, km.A, ev.mono[(M-a)%M], ev.mono[a], sc.accB, sc.accA)
+			if pend == nil {
+				pend = sc
+				continue
+			}
+			// ACC += mp∘(dig ⊡ Kp) + mm∘(dig ⊡ Km) in one pass for both
+			// (equal, bit for bit, to two DotRows and four MulCoeffsAdd
+			// each).
+			ap := int(pend.alpha[i])
+			*x = ring.Mono2Acc{Digits: dig, Mono1: ev.mono[(M-ap)%M], Mono2: ev.mono[ap], AccB: pend.accB, AccA: pend.accA}
+			*y = ring.Mono2Acc{Digits: d, Mono1: ev.mono[(M-a)%M], Mono2: ev.mono[a], AccB: sc.accB, AccA: sc.accA}
+			r.DotRowsMono2Pair(kp.B, kp.A, km.B, km.A, x, y)
+			pend = nil
+		}
+		if pend != nil {
+			a := int(pend.alpha[i])
+			r.DotRowsMono2(dig, kp.B, kp.A, km.B, km.A, ev.mono[(M-a)%M], ev.mono[a], pend.accB, pend.accA)
 		}
 	}
 }
