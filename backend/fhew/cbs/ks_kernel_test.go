@@ -57,7 +57,7 @@ func TestKSAddRows(t *testing.T) {
 		t.Log("no AVX-512BW on this CPU (or purego build): vector kernel not exercised")
 	}
 	defer func(a int) { setKSAhead(a) }(ksAheadVec)
-	for _, W := range []int{1, 3, 7, 8, 9, 15, 16, 17, 131, 140, 141} {
+	for _, W := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 131, 140, 141} {
 		rows := 40
 		ks := make([]uint64, rows*W+5)
 		for i := range ks {
