@@ -38,7 +38,8 @@ const avxMinN = 128
 // one at a time over whole registers, then the last seven stages per block
 // of 128 entries in registers. Fully reduced outputs of a small enough
 // modulus (noXRed) take the kernels without Harvey's reduction of X; they
-// are unique, so equal to the Harvey kernels' (ntt32nr_amd64.s).
+// are unique, so equal to the Harvey kernels' (fwdStageNR32AVX512,
+// fwdTailNR32AVX512 in ntt32_amd64.s).
 func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	N := r.N
 	_, _ = in[N-1], out[N-1]

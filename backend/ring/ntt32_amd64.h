@@ -1,5 +1,5 @@
 // Macros shared by the NTT32 AVX-512F kernels (ntt32_amd64.s,
-// ntt32nr_amd64.s): 16 uint32 lanes per ZMM register. The Harvey kernels
+// ntt32_inv_amd64.s): 16 uint32 lanes per ZMM register. The Harvey kernels
 // follow the radix-2 reference butterflies exactly (same twiddles, same lazy
 // ranges, same final reductions), so every output, Lazy ones included,
 // agrees bit for bit (TestNTT32VectorExact).
