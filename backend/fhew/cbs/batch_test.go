@@ -207,18 +207,7 @@ func TestEvalPlanBatch(t *testing.T) {
 		if err := plan.Verify(); err != nil {
 			t.Fatalf("plan %d: %v", it, err)
 		}
-		bits := make([]bool, plan.NumInputs)
-		for i := range bits {
-			bits[i] = rng.IntN(2) == 1
-		}
-		want, err := plan.Eval(bits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := k.enc.EncryptBits(bits)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, in := randomPlanInputs(t, k, plan, rng)
 		base, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{Threads: 1, Batch: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -338,18 +327,7 @@ func TestEvalPlanAESShaped(t *testing.T) {
 		t.Fatalf("plan stats %+v, want 256 distinct forms in 32 tables", st)
 	}
 	rng := mrand.New(mrand.NewPCG(45, 46))
-	bits := make([]bool, plan.NumInputs)
-	for i := range bits {
-		bits[i] = rng.IntN(2) == 1
-	}
-	want, err := plan.Eval(bits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := k.enc.EncryptBits(bits)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, in := randomPlanInputs(t, k, plan, rng)
 	ctx := context.Background()
 	one, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{Threads: 1, Batch: 1})
 	if err != nil {

@@ -66,6 +66,25 @@ func randomPlan(rng *mrand.Rand, nIn, nTables, maxK int) *ir.WidePlan {
 	return p
 }
 
+// randomPlanInputs draws random input bits for plan and returns the
+// plan's plaintext outputs on them and the bits encrypted under k.
+func randomPlanInputs(t *testing.T, k *testKeys, plan *ir.WidePlan, rng *mrand.Rand) ([]bool, []*WideBit) {
+	t.Helper()
+	bits := make([]bool, plan.NumInputs)
+	for i := range bits {
+		bits[i] = rng.IntN(2) == 1
+	}
+	want, err := plan.Eval(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := k.enc.EncryptBits(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, in
+}
+
 func TestEvalPlanRandom(t *testing.T) {
 	k := keysFor(t, ToyCBS)
 	rng := mrand.New(mrand.NewPCG(21, 22))
@@ -75,18 +94,7 @@ func TestEvalPlanRandom(t *testing.T) {
 		if err := plan.Verify(); err != nil {
 			t.Fatalf("plan %d: %v", it, err)
 		}
-		bits := make([]bool, plan.NumInputs)
-		for i := range bits {
-			bits[i] = rng.IntN(2) == 1
-		}
-		want, err := plan.Eval(bits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := k.enc.EncryptBits(bits)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, in := randomPlanInputs(t, k, plan, rng)
 		var busy atomic.Int64
 		calls, last := 0, 0
 		opt := EvalOptions{Threads: 1 + it%2, Busy: &busy, Progress: func(done, total int) {
