@@ -58,7 +58,11 @@ func (k *cbsKit) runPlan(t testing.TB, plan *ir.WidePlan, bits []bool, threads i
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := k.ev.EvalPlan(context.Background(), plan, in, cbs.EvalOptions{Threads: threads})
+	batch := 0
+	if v, err := strconv.Atoi(os.Getenv("HCC_CBS_BATCH")); err == nil && v > 0 {
+		batch = v
+	}
+	out, err := k.ev.EvalPlan(context.Background(), plan, in, cbs.EvalOptions{Threads: threads, Batch: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +111,8 @@ func TestCBSPlanCmp32(t *testing.T) {
 // tables) encrypted at STD128_CBS on 2 threads and checks FIPS-197 C.1;
 // it reports the wall time and its ratio to fhew's NAND at
 // STD128_LOWFAIL_T, timed just before and after in the same process.
-// Opt-in (about a minute, ~0.5 GB; HCC_CBS_THREADS=n sets the workers):
+// Opt-in (about a minute, ~0.5 GB; HCC_CBS_THREADS=n sets the workers,
+// HCC_CBS_BATCH=k the bootstraps a worker runs in lockstep):
 //
 //	HCC_CBS_AES=1 go test ./tests -run CBSEncryptedAES -v -timeout 60m
 func TestCBSEncryptedAES(t *testing.T) {
