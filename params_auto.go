@@ -17,7 +17,8 @@ import (
 // tightens a LUT set's per-bootstrap LUT bound while the predicted failure
 // of one run is above 2^MaxFailureLog2, and keeps the cheapest within it,
 // in NAND-equivalents of the default set (bootstraps ×
-// fhew.Params.BootstrapCost; a wide-table plan's circuit bootstraps,
+// fhew.Params.BootstrapCost, a SEL at the measured price the mapper gave
+// it, fhew.LUTTarget.SelectCost; a wide-table plan's circuit bootstraps,
 // tables and outputs at their measured prices). Sets whose
 // estimated cost is already above the best are not mapped
 // (optimize.ChooseLUTSetPruned). The program records the chosen set
@@ -42,9 +43,11 @@ func (c *ParamsChoice) Chosen() ParamsCandidate { return c.Candidates[0] }
 type ParamsCandidate struct {
 	// Params is the set's name.
 	Params string
-	// Bootstraps is the mapped circuit's bootstrap count and Cost that
-	// count times the set's bootstrap price, in NAND-equivalents of the
-	// default set.
+	// Bootstraps is the mapped circuit's bootstrap count (a SEL counted as
+	// its whole bootstraps, as Program.Summary counts it) and Cost what the
+	// choice compares: that count with each SEL at its measured fractional
+	// price (optimize.LUTChoice.Priced, what the mapper minimised) times
+	// the set's bootstrap price, in NAND-equivalents of the default set.
 	Bootstraps int
 	Cost       float64
 	// FailureLog2 is log2 of the predicted failure of one run (NaN when

@@ -1,6 +1,7 @@
 package optimize_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,12 +135,16 @@ func TestCMuxTable(t *testing.T) {
 		}
 		before := float64(cmuxBefore[j.name])
 		// priced: NAND-equivalents with every OpSel at SelectCost (what
-		// LUTMap minimises), b[0].Cost counts it at SelectBootstraps.
+		// LUTMap minimises and ChooseLUTSet compares: b[0].Cost); counted
+		// takes it at SelectBootstraps (b[0].Bootstraps, the reports).
 		sels := float64(st.Count[ir.OpSel])
-		priced := b[0].Cost - sels*(float64(ctg.SelectBootstraps())-ctg.SelectCost())*cmux.Cost
+		priced, counted := b[0].Cost, float64(b[0].Bootstraps)*cmux.Cost
+		if want := counted - sels*(float64(ctg.SelectBootstraps())-ctg.SelectCost())*cmux.Cost; math.Abs(priced-want) > 1e-6 {
+			t.Errorf("%s: LUTChoice.Cost %.3f, want the priced %.3f (counted %.3f, %.0f SEL)", j.name, priced, want, counted, sels)
+		}
 		t.Logf("%-20s STD128_T %6d × %.2f = %7.0f (%.3f of before; failure 2^%.1f%s) in %5.1fs | STD128_T_CMUX %6d = %7.0f, priced %7.0f (%.3f of before, %.3f of STD128_T; %d SEL, %d CMUX, chains up to %d, %d refreshes; failure 2^%.1f%s, LUTs 2^%.0f) in %5.1fs",
 			j.name, a[0].Bootstraps, a[0].Cost/float64(max(a[0].Bootstraps, 1)), a[0].Cost, a[0].Cost/before, a[0].Log2Failure, okMark(a[0].OK), mid.Sub(start).Seconds(),
-			b[0].Bootstraps, b[0].Cost, priced, priced/before, priced/max(a[0].Cost, 1e-9), st.Count[ir.OpSel], st.Count[ir.OpCMux], longest, refreshes,
+			b[0].Bootstraps, counted, priced, priced/before, priced/max(a[0].Cost, 1e-9), st.Count[ir.OpSel], st.Count[ir.OpCMux], longest, refreshes,
 			b[0].Log2Failure, okMark(b[0].OK), b[0].LUTFailureLog2, end.Sub(mid).Seconds())
 		if !b[0].OK && a[0].OK {
 			t.Errorf("%s: STD128_T_CMUX misses the failure target that STD128_T meets", j.name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/hcc-fhe/hcc/internal/circuittest"
@@ -184,5 +185,70 @@ func TestSelectCostRandom(t *testing.T) {
 	}
 	if sels == 0 {
 		t.Fatal("no random circuit got an OpSel")
+	}
+}
+
+// TestChooseLUTSetPriced: ChooseLUTSet compares the sets by the price the
+// mapper minimised, not by the count. Two MUXes on one select are one SEL
+// (counted 4 bootstraps, priced 3.09) on a set with the fractional price,
+// and four bootstraps on a plain set at 0.9 per bootstrap (3.6): counted,
+// the plain set would win (4 > 3.6), priced the SEL set does (3.09 <
+// 3.6). The reports keep the count (Bootstraps 4), and the pruned choice
+// estimates a covered set from its coverer's priced count.
+func TestChooseLUTSetPriced(t *testing.T) {
+	c := sharedSelect(t, 2, false)
+	cand := func(name string, cost float64, tg LUTTarget, covers ...string) LUTCandidate {
+		return LUTCandidate{Name: name, Cost: cost, Covers: covers,
+			Target:  func(float64) LUTTarget { return tg },
+			Failure: func(*ir.Circuit) (float64, error) { return -100, nil }}
+	}
+	cands := []LUTCandidate{
+		cand("plain", 0.9, p4Sum{}),
+		cand("sel-int", 1, cmuxTarget{sb: 4}),
+		cand("sel", 1, cmuxFracTarget{cmuxTarget{sb: 4}, 3.09}, "plain-dear"),
+		cand("plain-dear", 1.2, p4Sum{}),
+	}
+	for _, pruned := range []bool{false, true} {
+		choose := ChooseLUTSet
+		if pruned {
+			choose = ChooseLUTSetPruned
+		}
+		out, err := choose(c, cands, -40, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]LUTChoice{}
+		for _, ch := range out {
+			got[ch.Name] = ch
+			t.Logf("pruned %v: %v", pruned, ch)
+		}
+		if out[0].Name != "sel" {
+			t.Fatalf("pruned %v: chose %v, want sel (priced 3.09 against plain's 3.6)", pruned, out[0])
+		}
+		for _, w := range []struct {
+			name       string
+			bootstraps int
+			priced     float64
+			cost       float64
+		}{{"sel", 4, 3.09, 3.09}, {"plain", 4, 4, 3.6}, {"sel-int", 4, 4, 4}, {"plain-dear", 4, 4, 4.8}} {
+			ch := got[w.name]
+			if pruned && w.name == "plain-dear" {
+				// Skipped: estimated from sel's priced 3.09, not its count 4.
+				if !ch.Skipped || ch.EstimatedFrom != "sel" {
+					t.Errorf("pruned: plain-dear %v, want skipped, estimated from sel", ch)
+				}
+				w.priced, w.cost = 3.09, 3.09*1.2
+			}
+			if ch.Bootstraps != w.bootstraps || math.Abs(ch.Priced-w.priced) > 1e-9 || math.Abs(ch.Cost-w.cost) > 1e-9 {
+				t.Errorf("pruned %v: %s counted %d, priced %.2f, cost %.3f; want %d, %.2f, %.3f",
+					pruned, w.name, ch.Bootstraps, ch.Priced, ch.Cost, w.bootstraps, w.priced, w.cost)
+			}
+		}
+		if s := got["sel"].String(); !strings.Contains(s, "4 bootstraps (priced 3.1") || !strings.Contains(s, "× 1.00 = 3 NAND") {
+			t.Errorf("report %q: want the count 4, the priced 3.1 and its cost", s)
+		}
+		if s := got["plain"].String(); !strings.Contains(s, "4 bootstraps × 0.90 = 4 NAND") {
+			t.Errorf("report %q", s)
+		}
 	}
 }

@@ -32,10 +32,10 @@ type LUTCandidate struct {
 	// encoding, and no noise term of theirs smaller, so every function,
 	// PARITY width and multi-output group they allow at any bound up to
 	// 2^-40 this one allows at 2^-40. ChooseLUTSetPruned takes this
-	// candidate's bootstraps at 2^-40 as the least they need (an estimate:
-	// the mapper is a heuristic, not monotone by proof) and skips those
-	// that cannot beat the best result at that count. ChooseLUTSet ignores
-	// it.
+	// candidate's priced bootstraps at 2^-40 (LUTChoice.Priced) as the
+	// least they need (an estimate: the mapper is a heuristic, not
+	// monotone by proof) and skips those that cannot beat the best result
+	// at that count. ChooseLUTSet ignores it.
 	Covers []string
 }
 
@@ -43,9 +43,15 @@ type LUTCandidate struct {
 type LUTChoice struct {
 	// Name is the candidate's.
 	Name string
-	// Bootstraps is the mapped circuit's bootstrap count and Cost that
-	// times the candidate's Cost.
+	// Bootstraps is the mapped circuit's bootstrap count, an OpSel counted
+	// at its whole SelectBootstraps as every report counts it. Priced is
+	// what the mapper minimised: the same with each OpSel at its measured
+	// fractional price (SelectCoster; Bootstraps itself on a target
+	// without one). Cost is Priced times the candidate's Cost, the figure
+	// the choice compares: a set whose selects take 3.09 bootstraps' time
+	// must not lose to one it beats in time because a select counts 4.
 	Bootstraps int
+	Priced     float64
 	Cost       float64
 	// Log2Failure is the predicted failure of one run; LUTFailureLog2 the
 	// per-bootstrap bound the circuit was mapped with.
@@ -68,14 +74,14 @@ type LUTChoice struct {
 // String is a one-line report of the choice.
 func (ch LUTChoice) String() string {
 	if ch.Skipped && ch.EstimatedFrom != ch.Name {
-		return fmt.Sprintf("%s: not mapped, at least %d bootstraps × %.2f = %.0f NAND-equivalents (estimated from %s)",
-			ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.EstimatedFrom)
+		return fmt.Sprintf("%s: not mapped, at least %s = %.0f NAND-equivalents (estimated from %s)",
+			ch.Name, ch.priceText(), ch.Cost, ch.EstimatedFrom)
 	}
 	if ch.Bootstraps == 0 && !ch.Skipped {
 		return fmt.Sprintf("%s: no bootstraps, nothing can fail", ch.Name)
 	}
-	s := fmt.Sprintf("%s: %d bootstraps × %.2f = %.0f NAND-equivalents, predicted failure 2^%.1f per run (LUTs within 2^%.0f)",
-		ch.Name, ch.Bootstraps, ch.Cost/float64(max(ch.Bootstraps, 1)), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
+	s := fmt.Sprintf("%s: %s = %.0f NAND-equivalents, predicted failure 2^%.1f per run (LUTs within 2^%.0f)",
+		ch.Name, ch.priceText(), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
 	if !ch.OK {
 		s += ", over the target"
 	}
@@ -83,4 +89,18 @@ func (ch LUTChoice) String() string {
 		s += "; not tightened further (it already costs more than the best)"
 	}
 	return s
+}
+
+// priceText is "N bootstraps × price", with the priced count beside N
+// where an OpSel's measured price makes it differ ("N bootstraps (priced
+// P: ...) × price"), so that the product printed is the Cost compared.
+func (ch LUTChoice) priceText() string {
+	price := 0.0
+	if ch.Priced > 0 {
+		price = ch.Cost / ch.Priced
+	}
+	if ch.Priced == float64(ch.Bootstraps) {
+		return fmt.Sprintf("%d bootstraps × %.2f", ch.Bootstraps, price)
+	}
+	return fmt.Sprintf("%d bootstraps (priced %.1f: a SEL at its measured cost) × %.2f", ch.Bootstraps, ch.Priced, price)
 }

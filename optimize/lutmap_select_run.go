@@ -23,10 +23,11 @@ import (
 //  1. the candidates no other one Covers, and the one cheapest per
 //     bootstrap, are mapped at the first bound;
 //  2. each covered candidate gets the estimate max over its mapped
-//     coverers of their bootstraps times its own Cost, and is mapped only
+//     coverers of their priced bootstraps (LUTChoice.Priced) times its
+//     own Cost, and is mapped only
 //     if that is not above the best result within the target so far;
 //  3. the mapped candidates that miss the target are tightened, each until
-//     it meets it or its own bootstraps times its Cost exceed the best
+//     it meets it or its own priced bootstraps times its Cost exceed the best
 //     first mapping of phases 1-2 (a tighter bound allows fewer functions).
 //
 // Phases 1 and 2 tighten a candidate right after its first mapping while
@@ -208,14 +209,16 @@ func chooseLUTSet(c *ir.Circuit, cands []LUTCandidate, maxFailureLog2 float64, m
 	var toMap []int
 	best1 := min(firstOK(), receive())
 	for _, i := range covered {
-		est, from := -1, -1
+		// The estimate is a coverer's priced count (what its mapper
+		// minimised), the count beside it for the report.
+		est, from := -1.0, -1
 		for _, j := range coveredBy[i] {
-			if len(steps[j]) > 0 && steps[j][0].Bootstraps > est {
-				est, from = steps[j][0].Bootstraps, j
+			if len(steps[j]) > 0 && steps[j][0].Priced > est {
+				est, from = steps[j][0].Priced, j
 			}
 		}
-		if from >= 0 && float64(est)*cands[i].Cost > best1 {
-			out[i] = LUTChoice{Name: cands[i].Name, Bootstraps: est, Cost: float64(est) * cands[i].Cost,
+		if from >= 0 && est*cands[i].Cost > best1 {
+			out[i] = LUTChoice{Name: cands[i].Name, Bootstraps: steps[from][0].Bootstraps, Priced: est, Cost: est * cands[i].Cost,
 				Log2Failure: math.NaN(), LUTFailureLog2: firstLUTFailureLog2, Skipped: true, EstimatedFrom: cands[from].Name}
 			continue
 		}
@@ -282,8 +285,10 @@ func mapCandidate(pre *ir.Circuit, cand LUTCandidate, bound, maxFailureLog2 floa
 	if err != nil {
 		return LUTChoice{}, err
 	}
-	n := coverCost(tg)(d)
-	return LUTChoice{Name: cand.Name, Bootstraps: n, Cost: float64(n) * cand.Cost,
+	// Counted for the reports, priced (as the mapper priced the cover)
+	// for the choice.
+	n, pr := coverCost(tg)(d), coverPrice(tg)(d)
+	return LUTChoice{Name: cand.Name, Bootstraps: n, Priced: pr, Cost: pr * cand.Cost,
 		Log2Failure: f, LUTFailureLog2: bound, OK: f <= maxFailureLog2, Circuit: d}, nil
 }
 
