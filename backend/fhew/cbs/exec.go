@@ -28,12 +28,19 @@ type EvalOptions struct {
 	Batch int
 	// Progress, if set, is called after every finished circuit bootstrap
 	// with the number done and the plan's total (one per distinct input
-	// form), from one goroutine at a time; a batch's calls come together
-	// when the batch ends.
+	// form, less those built from InputRGSW), from one goroutine at a
+	// time; a batch's calls come together when the batch ends.
 	Progress func(done, total int)
 	// Busy, if set, accumulates the nanoseconds the workers spent inside
-	// CBSBatch and EvalTable (summed over workers).
+	// CBSBatch, InputFormRGSW and EvalTable (summed over workers).
 	Busy *atomic.Int64
+	// InputRGSW, if set, holds the client's RGSW encryption of every input
+	// bit (Encryptor.EncryptInputRGSW; one per input bit, the plan's
+	// layout): a form whose terms are all input bits (at most
+	// Params.InputFormMaxTerms of them) is then built from them
+	// (InputFormRGSW, a few external products) instead of
+	// circuit-bootstrapped. nil: every form is bootstrapped.
+	InputRGSW []*InputRGSW
 }
 
 // EncryptBits encrypts bits as fresh wide bits (the plan's input layout).
@@ -161,9 +168,14 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	if batch < 1 || batch > MaxBatch {
 		return nil, fmt.Errorf("cbs: EvalOptions.Batch = %d (want 0 for the default, or 1..%d)", opt.Batch, MaxBatch)
 	}
+	direct, err := ev.newInputForms(plan, opt.InputRGSW, threads)
+	if err != nil {
+		return nil, err
+	}
 	sig := make([]*WideBit, plan.NumSignals())
 	copy(sig, in)
 	tabs, byLevel, uses := schedule(plan)
+	totalCBS := len(uses) - direct.distinct(plan)
 	for i := range tabs {
 		for o := range tabs[i].tabs {
 			sig[tabs[i].first+o] = NewWideBit(p)
@@ -195,6 +207,8 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	}
 	for lv := 1; lv <= maxLevel; lv++ {
 		var jobs []cbsJob
+		var dForms []*ir.LinearForm
+		var dOuts []*RGSW
 		for _, ti := range byLevel[lv] {
 			t := &plan.Tables[ti]
 			for j, key := range tabs[ti].keys {
@@ -208,10 +222,17 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 					g = ev.NewRGSW()
 				}
 				cache[key] = g
+				if direct.covers(&t.In[j]) {
+					dForms, dOuts = append(dForms, &t.In[j]), append(dOuts, g)
+					continue
+				}
 				jobs = append(jobs, cbsJob{form: &t.In[j], out: g})
 			}
 		}
-		err := parallelChunks(ctx, threads, batch, len(jobs), func(w, lo, hi int) error {
+		if err := direct.build(ctx, ev, threads, dForms, dOuts, bss, opt.Busy); err != nil {
+			return nil, err
+		}
+		err = parallelChunks(ctx, threads, batch, len(jobs), func(w, lo, hi int) error {
 			fs, gs := forms[w][:hi-lo], outsOf[w][:hi-lo]
 			for j := range fs {
 				formInto(p, jobs[lo+j].form, sig, fs[j])
@@ -228,7 +249,7 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 				progressMu.Lock()
 				for range fs {
 					done++
-					opt.Progress(done, len(uses))
+					opt.Progress(done, totalCBS)
 				}
 				progressMu.Unlock()
 			}

@@ -1,0 +1,392 @@
+package cbs
+
+import (
+	"context"
+	"math"
+	mrand "math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/hcc-fhe/hcc/ir"
+)
+
+// inputRGSWs encrypts bits as input RGSWs under k.
+func inputRGSWs(t testing.TB, k *testKeys, bits []bool) []*InputRGSW {
+	t.Helper()
+	c, err := k.enc.EncryptInputRGSW(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestInputFormRGSWRows builds RGSW(x_1 ⊕ … ⊕ x_t) from input RGSWs for
+// every bit combination of 1-3 terms and random ones of 4-6 terms, on
+// both toy sets (ℓ_c = 2 and 3), and decrypts every row against
+// (⊕x)·g_j and (⊕x)·g_j·z.
+func TestInputFormRGSWRows(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(41, 42))
+	for _, lit := range []ParamsLiteral{ToyCBS, ToyCBS3} {
+		t.Run(lit.Name, func(t *testing.T) {
+			k := keysFor(t, lit)
+			sc := NewScratch(k.p)
+			out := k.ev.NewRGSW()
+			check := func(bits []bool) {
+				par := 0
+				for _, b := range bits {
+					if b {
+						par ^= 1
+					}
+				}
+				if err := k.ev.InputFormRGSW(inputRGSWs(t, k, bits), out, sc); err != nil {
+					t.Fatal(err)
+				}
+				worst := checkRGSW(t, k, out, par)
+				// 16σ of the model's rows (2^-31 of Q at 6 terms).
+				if lim := 16 * math.Sqrt(k.p.InputFormRowVar(len(bits))); worst > lim {
+					t.Fatalf("%v: row error 2^%.1f above 16σ = 2^%.1f", bits, log2(worst), log2(lim))
+				}
+			}
+			for terms := 1; terms <= 3; terms++ {
+				for x := 0; x < 1<<uint(terms); x++ {
+					bits := make([]bool, terms)
+					for j := range bits {
+						bits[j] = x>>uint(j)&1 == 1
+					}
+					check(bits)
+				}
+			}
+			for terms := 4; terms <= 6; terms++ {
+				bits := make([]bool, terms)
+				for j := range bits {
+					bits[j] = rng.IntN(2) == 1
+				}
+				check(bits)
+			}
+		})
+	}
+}
+
+// TestInputRGSWNoiseMeasured measures the rows of InputFormRGSW's output
+// for 1, 2 and 3 terms at ToyCBS (every coefficient of every row) against
+// the model per sample (the rounding term only for the products whose
+// RGSW bit is 1): variance ratio in [0.7, 1.3].
+func TestInputRGSWNoiseMeasured(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	measureInputRows(t, k, 12)
+}
+
+// measureInputRows is TestInputRGSWNoiseMeasured's body: reps random bit
+// vectors per term count.
+func measureInputRows(t *testing.T, k *testKeys, reps int) {
+	p := k.p
+	l := p.lit.CBS.Digits
+	Q := int64(p.q)
+	sc := NewScratch(p)
+	out := k.ev.NewRGSW()
+	pd, pr := p.inputProductVars()
+	rng := mrand.New(mrand.NewPCG(43, 44))
+	for terms := 1; terms <= 3; terms++ {
+		var s stat
+		model := 0.0
+		for rep := 0; rep < reps; rep++ {
+			bits := make([]bool, terms)
+			par := 0
+			for j := range bits {
+				bits[j] = rng.IntN(2) == 1
+				if bits[j] {
+					par ^= 1
+				}
+			}
+			if err := k.ev.InputFormRGSW(inputRGSWs(t, k, bits), out, sc); err != nil {
+				t.Fatal(err)
+			}
+			// Products run for terms 2..t; the one of term j rounds with
+			// bit j's value.
+			prod := 0.0
+			for _, b := range bits[1:] {
+				prod += pd
+				if b {
+					prod += pr
+				}
+			}
+			for row := 0; row < 2*l; row++ {
+				j := row % l
+				gj := int64(p.gadgetValue(p.lit.CBS, j))
+				want := make([]int64, p.ringN)
+				if par == 1 {
+					if row < l {
+						want[0] = gj
+					} else {
+						want = mulZ(k.sk, gj)
+					}
+				}
+				got := rlwePhase(k.sk, out.B[row], out.A[row])
+				for c := range got {
+					s.add(float64(centre(got[c]-want[c], Q)))
+				}
+				model += float64(p.ringN) * (p.inputRowVar(1, j) + prod)
+			}
+		}
+		ratio := s.variance() / (model / float64(s.n))
+		t.Logf("%d term(s): n = %d, measured σ 2^%.2f, model σ 2^%.2f (bound 2^%.2f), variance ratio %.3f", terms, s.n,
+			0.5*log2(s.variance()), 0.5*log2(model/float64(s.n)), 0.5*log2(p.InputFormRowVar(terms)), ratio)
+		if ratio < 0.7 || ratio > 1.3 {
+			t.Errorf("%d terms: measured/model variance %.3f outside [0.7, 1.3]", terms, ratio)
+		}
+	}
+}
+
+// TestInputRGSWModel checks the model's promises at STD128_CBS: the term
+// limit (cost-bound, noise allows more), tables mixing direct and
+// bootstrapped inputs staying below TableOutputVar, the failure bound
+// over bootstrapped inputs only, and the cost of AES's forms.
+func TestInputRGSWModel(t *testing.T) {
+	p, err := NewParams(STD128_CBS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.InputGadget()
+	if g != (Gadget{LogB: 13, Digits: 3, Drop: 16}) {
+		t.Fatalf("input gadget %v", g)
+	}
+	nm := p.Noise()
+	mt := p.InputFormMaxTerms()
+	t.Logf("input gadget %v: product σ 2^%.2f, rows σ 2^%.2f (1 term) 2^%.2f (2) 2^%.2f (3); CBS B row σ 2^%.2f; "+
+		"2-term form %.4f NAND vs CBS %.2f; max terms %d",
+		g, 0.5*log2(p.InputProductVar()), 0.5*log2(p.InputFormRowVar(1)), 0.5*log2(p.InputFormRowVar(2)),
+		0.5*log2(p.InputFormRowVar(3)), 0.5*log2(nm.RowB), p.InputFormCost(2), p.Cost().CBS, mt)
+	if mt != 105 {
+		t.Fatalf("InputFormMaxTerms = %d, want 105 (556·6 transforms of a BR over 32 per term)", mt)
+	}
+	if !(p.InputFormCost(mt) < p.Cost().CBS && p.InputFormCost(mt+1) >= p.Cost().CBS) {
+		t.Fatalf("cost boundary wrong at %d", mt)
+	}
+	if float64(p.ringN)*p.InputFormRowVar(mt) > nm.RowBEnergy {
+		t.Fatal("rows at the term limit noisier than a CBS row")
+	}
+	rng := mrand.New(mrand.NewPCG(45, 46))
+	for rep := 0; rep < 200; rep++ {
+		kk := 1 + rng.IntN(8)
+		d := make([]int, kk)
+		for j := range d {
+			if rng.IntN(2) == 0 {
+				d[j] = 1 + rng.IntN(mt)
+			}
+		}
+		if v, b := p.TableOutputVarDirect(d), p.TableOutputVar(kk); v > b {
+			t.Fatalf("direct %v: output variance 2^%.2f above TableOutputVar 2^%.2f", d, log2(v), log2(b))
+		}
+	}
+	if v, b := p.TableOutputVarDirect(make([]int, 8)), p.TableOutputVar(8); math.Abs(v-b) > 1e-9*b {
+		t.Fatalf("no direct inputs: %v, want TableOutputVar %v", v, b)
+	}
+	two := []int{2, 2, 2, 2, 2, 2, 2, 2}
+	t.Logf("8-input table, all inputs 2-term direct: output σ 2^%.2f (bootstrapped 2^%.2f)",
+		0.5*log2(p.TableOutputVarDirect(two)), 0.5*log2(p.TableOutputVar(8)))
+	terms := []int{2, 17, 2, 1}
+	if f := p.TableFailureLog2Direct(terms, []bool{true, false, true, true}); f != p.TableFailureLog2([]int{17}) {
+		t.Fatalf("failure with one bootstrapped input: %v", f)
+	}
+	if f := p.TableFailureLog2Direct(terms, []bool{true, true, true, true}); !math.IsInf(f, -1) {
+		t.Fatalf("failure without bootstrapped inputs: %v, want -Inf", f)
+	}
+	if f := p.TableFailureLog2Direct(terms, nil); f != p.TableFailureLog2(terms) {
+		t.Fatalf("nil direct: %v", f)
+	}
+	if p.InputFormCost(1) != 0 || p.InputFormCost(3) != 2*p.InputFormCost(2) {
+		t.Fatal("InputFormCost not linear in the products")
+	}
+}
+
+// inputPlan is a 3-input plan whose first table reads input forms of 1, 2
+// and 3 terms (one with a constant) and a repeated one, the second mixes an
+// input form shared with the first and a form with a table output, and
+// whose outputs read tables and inputs.
+func inputPlan(rng *mrand.Rand) *ir.WidePlan {
+	tab := func(k int) []uint64 {
+		tt := []uint64{rng.Uint64()}
+		if k < 6 {
+			tt[0] &= 1<<(1<<k) - 1
+		}
+		return tt
+	}
+	p := &ir.WidePlan{Name: "inputs", Inputs: []ir.Bus{{Name: "x", Width: 3}}, NumInputs: 3,
+		Outputs: []ir.Bus{{Name: "y", Width: 4}}}
+	t1 := ir.WideTable{In: []ir.LinearForm{{Terms: []int32{0}}, {Terms: []int32{0, 1}}, {Terms: []int32{0, 1, 2}, Const: true},
+		{Terms: []int32{1, 2}}, {Terms: []int32{0}, Const: true}}, Out: [][]uint64{tab(5), tab(5)}}
+	t2 := ir.WideTable{In: []ir.LinearForm{{Terms: []int32{2}}, {Terms: []int32{0, 3}}, {Terms: []int32{0, 1, 2}}},
+		Out: [][]uint64{tab(3), tab(3)}}
+	t3 := ir.WideTable{In: []ir.LinearForm{{Terms: []int32{1, 5}, Const: true}, {Terms: []int32{0, 2}}}, Out: [][]uint64{tab(2)}}
+	p.Tables = []ir.WideTable{t1, t2, t3}
+	p.OutForms = []ir.LinearForm{{Terms: []int32{5}}, {Terms: []int32{1, 4}}, {Terms: []int32{0, 2}, Const: true}, {Terms: []int32{7, 6}}}
+	slicesSortTerms(p)
+	return p
+}
+
+// slicesSortTerms sorts every form's terms (the plan invariant).
+func slicesSortTerms(p *ir.WidePlan) {
+	sortForm := func(f *ir.LinearForm) {
+		for i := 1; i < len(f.Terms); i++ {
+			for j := i; j > 0 && f.Terms[j] < f.Terms[j-1]; j-- {
+				f.Terms[j], f.Terms[j-1] = f.Terms[j-1], f.Terms[j]
+			}
+		}
+	}
+	for i := range p.Tables {
+		for j := range p.Tables[i].In {
+			sortForm(&p.Tables[i].In[j])
+		}
+	}
+	for i := range p.OutForms {
+		sortForm(&p.OutForms[i])
+	}
+}
+
+// evalWithInputs runs plan on bits encrypted under k, with input RGSWs
+// when rgsw is set, and returns the decrypted outputs and the number of
+// circuit bootstraps run (Progress).
+func evalWithInputs(t *testing.T, k *testKeys, plan *ir.WidePlan, bits []bool, rgsw bool, threads int) ([]bool, int, int) {
+	t.Helper()
+	in, err := k.enc.EncryptBits(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cbsDone, total := 0, -1
+	opt := EvalOptions{Threads: threads, Batch: 3, Progress: func(done, tot int) { cbsDone, total = done, tot }}
+	if rgsw {
+		opt.InputRGSW = inputRGSWs(t, k, bits)
+	}
+	out, err := k.ev.EvalPlan(context.Background(), plan, in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := k.sk.DecryptBits(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, cbsDone, total
+}
+
+// TestEvalPlanInputRGSW runs inputPlan on all 8 inputs with input RGSWs
+// (and 2 without), and random plans (whose first tables read only inputs)
+// with and without, against plan.Eval; with input RGSWs only the forms
+// reading a table output are bootstrapped.
+func TestEvalPlanInputRGSW(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	rng := mrand.New(mrand.NewPCG(47, 48))
+	plan := inputPlan(rng)
+	if err := plan.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	for x := 0; x < 8; x++ {
+		bits := []bool{x&1 == 1, x&2 == 2, x&4 == 4}
+		want, err := plan.Eval(bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modes := []bool{true}
+		if x < 2 {
+			modes = append(modes, false)
+		}
+		for _, rgsw := range modes {
+			got, done, total := evalWithInputs(t, k, plan, bits, rgsw, 1+x%2)
+			wantCBS := plan.Stats().DistinctIn
+			if rgsw {
+				wantCBS = 2 // {0, 3} and {1, 5}
+			}
+			if done != wantCBS || total != wantCBS {
+				t.Fatalf("x = %d, input RGSWs %v: %d of %d bootstraps, want %d", x, rgsw, done, total, wantCBS)
+			}
+			for o := range want {
+				if got[o] != want[o] {
+					t.Fatalf("x = %d, input RGSWs %v, output %d: encrypted %v, plaintext %v", x, rgsw, o, got[o], want[o])
+				}
+			}
+		}
+	}
+	for it := 0; it < 12; it++ {
+		p := randomPlan(rng, 2+rng.IntN(6), 1+rng.IntN(5), 5)
+		if err := p.Verify(); err != nil {
+			t.Fatal(err)
+		}
+		bits := make([]bool, p.NumInputs)
+		for i := range bits {
+			bits[i] = rng.IntN(2) == 1
+		}
+		want, err := p.Eval(bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rgsw := range []bool{it%3 == 0, true} {
+			got, _, _ := evalWithInputs(t, k, p, bits, rgsw, 1+it%2)
+			for o := range want {
+				if got[o] != want[o] {
+					t.Fatalf("plan %d (%v), input RGSWs %v, output %d: encrypted %v, plaintext %v", it, p.Stats(), rgsw, o, got[o], want[o])
+				}
+			}
+		}
+	}
+}
+
+// TestInputRGSWErrors: wrong counts, nil entries, another set's or a
+// malformed ciphertext, bad buffers: errors, not panics.
+func TestInputRGSWErrors(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	k3 := keysFor(t, ToyCBS3)
+	rng := mrand.New(mrand.NewPCG(49, 50))
+	plan := inputPlan(rng)
+	bits := []bool{true, false, true}
+	in, _ := k.enc.EncryptBits(bits)
+	good := inputRGSWs(t, k, bits)
+	other := inputRGSWs(t, k3, bits)
+	ctx := context.Background()
+	bad := map[string][]*InputRGSW{
+		"3 input bits, got 2":     good[:2],
+		"got 0":                   {},
+		"nil input RGSW":          {good[0], nil, good[2]},
+		`parameter set "ToyCBS3"`: {good[0], good[1], other[2]},
+		"malformed":               {good[0], {lit: good[1].lit, rows: &RGSW{}}, good[2]},
+		"nil input RGSW ":         {good[0], {lit: good[1].lit}, good[2]},
+	}
+	for want, rg := range bad {
+		_, err := k.ev.EvalPlan(ctx, plan, in, EvalOptions{InputRGSW: rg})
+		if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(want)) {
+			t.Errorf("InputRGSW %q: error %v", want, err)
+		}
+	}
+	sc := NewScratch(k.p)
+	out := k.ev.NewRGSW()
+	if err := k.ev.InputFormRGSW(nil, out, sc); err == nil {
+		t.Error("no terms accepted")
+	}
+	if err := k.ev.InputFormRGSW([]*InputRGSW{good[0], nil}, out, sc); err == nil {
+		t.Error("nil term accepted")
+	}
+	if err := k.ev.InputFormRGSW(other[:1], out, sc); err == nil {
+		t.Error("another set's input RGSW accepted")
+	}
+	if err := k.ev.InputFormRGSW(good, k3.ev.NewRGSW(), sc); err == nil {
+		t.Error("another set's output accepted")
+	}
+	if err := k.ev.InputFormRGSW(good, out, NewScratch(k3.p)); err == nil {
+		t.Error("another set's scratch accepted")
+	}
+	if err := k.ev.InputFormRGSW(good, out, sc); err != nil {
+		t.Fatal(err)
+	}
+	var nilC *InputRGSW
+	if nilC.SizeBytes() != 0 || good[0].SizeBytes() != 6*2*2*4*k.p.ringN {
+		t.Errorf("SizeBytes %d", good[0].SizeBytes())
+	}
+}
+
+func TestInputFormZeroAllocs(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	sc := NewScratch(k.p)
+	out := k.ev.NewRGSW()
+	terms := inputRGSWs(t, k, []bool{true, false, true})
+	if a := testing.AllocsPerRun(3, func() { _ = k.ev.InputFormRGSW(terms, out, sc) }); a != 0 {
+		t.Errorf("InputFormRGSW: %v allocs", a)
+	}
+}
