@@ -135,6 +135,20 @@ func (r *NTT32) ForwardUnreduced(in, out []uint32) {
 	ct4LastRaw32(out, psi[N/4:N/2], psiS[N/4:N/2], psi[N/2:N], psiS[N/2:N], r.Q)
 }
 
+// Forward4Q is Forward for consumers that take entries below 4Q
+// (RNS2.DotRowsMono2's digits): out is congruent to NTT(in) mod Q with
+// entries in [0, 4Q). On the noXRed vector kernels (27-bit primes up to
+// N = 2048, see NTT32.noXRed) it skips the block kernel's final reduction,
+// 32 of its about 380 ops per 128 entries; elsewhere it is ForwardLazy.
+// out may alias in.
+func (r *NTT32) Forward4Q(in, out []uint32) {
+	if r.noXRed && hasAVX512 && r.N >= avxMinN {
+		r.forwardNRAVX512(in[:r.N], out[:r.N], true)
+		return
+	}
+	r.forward(in, out, false)
+}
+
 // forward runs the Cooley–Tukey stages two at a time (radix-4 passes, half
 // the loads and stores of radix-2), with one radix-2 stage first when log2(N)
 // is odd. Stage (m, t) has m groups of butterflies at distance t, twiddles

@@ -28,6 +28,9 @@ func fwdStageNR32AVX512(dst, src *uint32, m, t int, psi, psiS *uint32, q uint32)
 func fwdTailNR32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 
 //go:noescape
+func fwdTailNR4Q32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
+
+//go:noescape
 func invHead32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q uint32, do64 int)
 
 // avxMinN is the smallest N the vector path handles: the in-register stages
@@ -45,16 +48,12 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	_, _ = in[N-1], out[N-1]
 	a := &out[0]
 	psi, psiS := &r.psiRev[0], &r.psiRevShoup[0]
-	// The first stage reads in, so no copy is needed.
-	src := &in[0]
 	if full && r.noXRed {
-		for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
-			fwdStageNR32AVX512(a, src, m, t, psi, psiS, r.Q)
-			src = a
-		}
-		fwdTailNR32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, r.br)
+		r.forwardNRAVX512(in, out, false)
 		return
 	}
+	// The first stage reads in, so no copy is needed.
+	src := &in[0]
 	for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
 		fwdStage32AVX512(a, src, m, t, psi, psiS, r.Q)
 		src = a
@@ -64,6 +63,26 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 		c = r.Q
 	}
 	fwdTail32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, c)
+}
+
+// forwardNRAVX512 is forwardAVX512 on the noXRed kernels (r.noXRed), the
+// outputs fully reduced, or in [0, 4Q) if lazy4Q (Forward4Q: the block
+// kernel skips its final reduction).
+func (r *NTT32) forwardNRAVX512(in, out []uint32, lazy4Q bool) {
+	N := r.N
+	_, _ = in[N-1], out[N-1]
+	a := &out[0]
+	psi, psiS := &r.psiRev[0], &r.psiRevShoup[0]
+	src := &in[0] // the first stage reads in, so no copy is needed
+	for m, t := 1, N/2; t >= 128; m, t = 2*m, t/2 {
+		fwdStageNR32AVX512(a, src, m, t, psi, psiS, r.Q)
+		src = a
+	}
+	if lazy4Q {
+		fwdTailNR4Q32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, r.br)
+		return
+	}
+	fwdTailNR32AVX512(a, src, N, psi, psiS, &avxTables[0], &r.tailTw[0], r.Q, r.br)
 }
 
 // inverseAVX512 is NTT32.inverse on the vector kernels: the stages

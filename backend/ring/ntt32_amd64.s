@@ -133,3 +133,14 @@ TEXT ·fwdTailNR32AVX512(SB), NOSPLIT, $0-64
 #define NR
 #include "ntt32_fwd_amd64.h"
 #undef NR
+
+// func fwdTailNR4Q32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
+// fwdTailNR32AVX512 without the final reduction from [0, 4Q) to [0, Q)
+// (NTT32.Forward4Q: 32 of the block's ops fewer), for consumers that take
+// digits below 4Q (RNS2.DotRowsMono2).
+TEXT ·fwdTailNR4Q32AVX512(SB), NOSPLIT, $0-64
+#define NR
+#define NR4Q
+#include "ntt32_fwd_amd64.h"
+#undef NR4Q
+#undef NR

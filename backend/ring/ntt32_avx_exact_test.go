@@ -80,6 +80,7 @@ func TestNTT32VectorAllocs(t *testing.T) {
 			"Forward":          func() { r.Forward(a, a) },
 			"ForwardLazy":      func() { r.ForwardLazy(a, a) },
 			"ForwardUnreduced": func() { r.ForwardUnreduced(a, a) },
+			"Forward4Q":        func() { r.Forward4Q(a, a) },
 			"Inverse":          func() { r.Inverse(a, a) },
 			"InverseLazy":      func() { r.InverseLazy(a, a) },
 		} {

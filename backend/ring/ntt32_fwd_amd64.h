@@ -1,5 +1,6 @@
-// Body of the forward block kernels (ntt32_amd64.s includes it twice: with
-// NR defined for fwdTailNR32AVX512, without for fwdTail32AVX512). Frame
+// Body of the forward block kernels (ntt32_amd64.s includes it three times:
+// with NR defined for fwdTailNR32AVX512, with NR and NR4Q for
+// fwdTailNR4Q32AVX512, without either for fwdTail32AVX512). Frame
 // (dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32).
 //
 // One iteration transforms a block of 128 entries held in Z0-Z7 (natural
@@ -178,7 +179,8 @@ fbloop:
 	CT_NR(Z6, Z7, Z22)
 
 #ifdef NR
-	// [0, 4Q) -> [0, Q).
+#ifndef NR4Q
+	// [0, 4Q) -> [0, Q) (with NR4Q the outputs stay in [0, 4Q)).
 	REDUCE2Q(Z0, Z8)
 	REDUCE2Q(Z1, Z9)
 	REDUCE2Q(Z2, Z10)
@@ -187,6 +189,7 @@ fbloop:
 	REDUCE2Q(Z5, Z13)
 	REDUCE2Q(Z6, Z14)
 	REDUCE2Q(Z7, Z15)
+#endif
 #else
 	// [0, 4Q) -> [0, 2Q), then [0, Q) if Z29 = Q.
 	REDUCE2(Z0, Z8)

@@ -11,6 +11,10 @@ func (r *NTT32) forwardAVX512(in, out []uint32, full bool) {
 	panic("ring: internal error: AVX-512 kernels not built")
 }
 
+func (r *NTT32) forwardNRAVX512(in, out []uint32, lazy4Q bool) {
+	panic("ring: internal error: AVX-512 kernels not built")
+}
+
 func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	panic("ring: internal error: AVX-512 kernels not built")
 }

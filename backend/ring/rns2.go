@@ -130,6 +130,14 @@ func (r *RNS2) Forward(in, out Poly2) {
 	r.NTT[1].Forward(in[1], out[1])
 }
 
+// Forward4Q is Forward with out's entries in [0, 4Q_i) instead of fully
+// reduced (NTT32.Forward4Q), for DotRowsMono2's digits. in and out may
+// alias.
+func (r *RNS2) Forward4Q(in, out Poly2) {
+	r.NTT[0].Forward4Q(in[0], out[0])
+	r.NTT[1].Forward4Q(in[1], out[1])
+}
+
 // Inverse sets out = NTT^-1(in) for both residues (NTT domain to
 // coefficient domain), fully reduced. in and out may alias.
 func (r *RNS2) Inverse(in, out Poly2) {

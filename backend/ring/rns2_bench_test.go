@@ -43,6 +43,15 @@ func BenchmarkRNS2Forward(b *testing.B) {
 	}
 }
 
+// BenchmarkRNS2Forward4Q is BenchmarkRNS2Forward with outputs in [0, 4Q)
+// (the blind rotation's digits).
+func BenchmarkRNS2Forward4Q(b *testing.B) {
+	s := newRNSBench(b)
+	for b.Loop() {
+		s.r.Forward4Q(s.a, s.tmp)
+	}
+}
+
 func BenchmarkRNS2Inverse(b *testing.B) {
 	s := newRNSBench(b)
 	for b.Loop() {

@@ -16,8 +16,10 @@ import (
 // pB, accB), MulCoeffsAdd(mono1, pA, accA), MulCoeffsAdd(mono2, mB, accB),
 // MulCoeffsAdd(mono2, mA, accA), but makes one pass over the slots: each
 // digit is loaded once for all four rows and the four sums never leave the
-// registers (AVX-512 kernel, rns2_fused_amd64.s). All inputs are fully
-// reduced (< Q_i), the rows hold at least len(digits) entries; accB and
+// registers (AVX-512 kernel, rns2_fused_amd64.s). The digits' entries are
+// below 4Q_i (as Forward4Q leaves them; the result is the same for any
+// representatives), all other inputs are fully reduced (< Q_i) and the
+// output is; the rows hold at least len(digits) entries; accB and
 // accA must not alias each other nor any digit, row or monomial (it panics
 // on too few rows: a caller bug). Nothing is allocated.
 func (r *RNS2) DotRowsMono2(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
@@ -36,8 +38,9 @@ func (r *RNS2) DotRowsMono2(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Pol
 
 // dotRowsMono2Go is DotRowsMono2 in Go: per prime and chunk of dotChunk
 // slots, the four sums are accumulated lazily in uint64 on the stack
-// (reduced once per MaxLazyTerms-1 digits, as in dotRowsChunked), then
-// reduced and combined with the monomials and the accumulator in one
+// (reduced to [0, Q) once per group of digits whose products, below
+// (4Q-1)(Q-1) each, keep the sum below 2^64: at least 3 for Q < 2^30),
+// then reduced and combined with the monomials and the accumulator in one
 // reduction per slot ((Q-1) + 2(Q-1)^2 < 2^64).
 func (r *RNS2) dotRowsMono2Go(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
 	var s [4][dotChunk]uint64
@@ -46,7 +49,8 @@ func (r *RNS2) dotRowsMono2Go(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []P
 	rows := [4][]Poly2{rowsB1[:nd], rowsA1[:nd], rowsB2[:nd], rowsA2[:nd]}
 	for i, nt := range r.NTT {
 		m := nt.Modulus32
-		group := m.MaxLazyTerms() - 1
+		sq := uint64(m.Q - 1)
+		group := int((^uint64(0) - sq) / ((4*sq + 3) * sq))
 		for lo := 0; lo < N; lo += dotChunk {
 			hi := min(lo+dotChunk, N)
 			for t := range rows {
@@ -77,19 +81,26 @@ func (r *RNS2) dotRowsMono2Go(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []P
 	}
 }
 
-// dotRowsMono2Fits reports whether the vector DotRowsMono2 kernel's
-// reductions are exact for nd digits mod q (Q < 2^b): the digit sums,
-// below nd·(Q-1)^2, are reduced to [0, 3Q) by a Barrett step that needs
-// them below 2^(31+b) (its quotient misses by at most 2), and
-// acc + mono1·sum1 + mono2·sum2, at most (Q-1) + 2(Q-1)(3Q-1), by one whose
-// quotient misses by at most 1 and needs it below 2^(30+b). Up to 16 digits
-// of primes below 2^27 fit; 28-bit primes only below about 2^27.7, with
-// fewer digits.
-func dotRowsMono2Fits(q uint32, nd int) bool {
+// dotRowsMono2Group returns how many digits the vector DotRowsMono2 kernels
+// sum before a lazy reduction mod q (Q < 2^b), at most maxFusedDigits, or 0
+// where their reductions do not fit. A digit is below 4Q, so a product is
+// at most (4Q-1)(Q-1); LAZYBAR takes sums below 2^(31+b) to [0, 3Q) (its
+// quotient misses by at most 2), so g digits added to a reduced sum stay
+// in its range while (3Q-1) + g·(4Q-1)(Q-1) < 2^(31+b); and
+// acc + mono1·sum1 + mono2·sum2, at most (Q-1) + 2(Q-1)(3Q-1), must be
+// below 2^(30+b) for BARRETT1 (its quotient misses by at most 1). The CBS
+// primes (just below 2^27) give 4: the blind rotation's 4 digits need no
+// intermediate reduction. 28-bit primes fit only below about 2^27.7 and
+// 29-bit ones not at all (then the Go loop runs).
+func dotRowsMono2Group(q uint32) int {
 	b := uint(bits.Len32(q))
-	if b > 29 || nd < 1 {
-		return false // 6(Q-1)^2 >= 2^(30+b) for every Q >= 2^29
+	if b > 29 {
+		return 0 // 6(Q-1)^2 >= 2^(30+b) for every Q >= 2^29
 	}
 	s := uint64(q - 1)
-	return uint64(nd)*s*s < 1<<(31+b) && s+2*s*(3*s+2) < 1<<(30+b)
+	if s+2*s*(3*s+2) >= 1<<(30+b) {
+		return 0
+	}
+	g := (1<<(31+b) - 1 - (3*s + 2)) / ((4*s + 3) * s)
+	return int(min(g, maxFusedDigits))
 }

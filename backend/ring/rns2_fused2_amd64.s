@@ -154,6 +154,12 @@
 	VMOVDQU32 S0, (AB)(R11*1) \
 	VMOVDQU32 S2, (AA)(R11*1)
 
+// MIDRED: both accumulators' sums back to [0, 3Q) after a group of digits
+// (dotRowsMono2Group: none for the CBS's 4 digits).
+#define MIDRED \
+	LAZY8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
+	LAZY8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+
 #define FINISH \
 	MOVQ 0(SI), R13 \
 	MOVQ 8(SI), R14 \
@@ -186,13 +192,13 @@
 	MOVQ 24(DI), R14 \
 	ACCSTORE(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
-// func rns2DotRowsMono2x2AVX512(ptrs *[6 * maxFusedDigits]*uint32, np int, n int, monos, accs *[4]*uint32, c *[9]uint64)
+// func rns2DotRowsMono2x2AVX512(ptrs *[6 * maxFusedDigits]*uint32, np int, n int, monos, accs *[4]*uint32, c *[10]uint64)
 //
 // One residue of RNS2.DotRowsMono2Pair, 16 slots per iteration: ptrs
 // holds (digit0, digit1, rowB1, rowA1, rowB2, rowA2) per digit,
 // np = 6·digits; monos = (mono1, mono2) of the first accumulator, then of
 // the second; accs = (accB, accA) of the first, then of the second. n is
-// a multiple of 16; c as for rns2DotRowsMono2AVX512.
+// a multiple of 16; c as for rns2DotRowsMono2AVX512 but c[9] = 6·group.
 TEXT ·rns2DotRowsMono2x2AVX512(SB), NOSPLIT, $0-48
 	MOVQ ptrs+0(FP), R8
 	MOVQ np+8(FP), R9
@@ -214,6 +220,7 @@ TEXT ·rns2DotRowsMono2x2AVX512(SB), NOSPLIT, $0-48
 	JZ    plast
 
 ploop:
+	MOVQ 72(R10), R15 // the first intermediate reduction's digit
 	XORQ R12, R12
 	DIGITS
 	ROWS1
@@ -222,6 +229,12 @@ ploop:
 	JGE  preduce
 
 pdigit:
+	CMPQ R12, R15
+	JLT  pmac
+	MIDRED
+	ADDQ 72(R10), R15
+
+pmac:
 	DIGITS
 	ROWS
 	ADDQ $6, R12
@@ -235,6 +248,7 @@ preduce:
 	JNZ  ploop
 
 plast:
+	MOVQ 72(R10), R15
 	XORQ R12, R12
 	DIGITSS
 	ROWS1
@@ -243,6 +257,12 @@ plast:
 	JGE  lreduce
 
 ldigit:
+	CMPQ R12, R15
+	JLT  lmac
+	MIDRED
+	ADDQ 72(R10), R15
+
+lmac:
 	DIGITSS
 	ROWS
 	ADDQ $6, R12

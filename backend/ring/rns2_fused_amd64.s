@@ -57,8 +57,8 @@
 
 // LAZYBAR(X, T): X (< 2^(31+b)) -> X - q·Q in [0, 3Q), BARRETT32 without
 // its two conditional subtractions: the sums only feed a product with a
-// monomial, whose result the final BARRETT32 reduces fully (the caller
-// checked (Q-1) + 2(Q-1)(3Q-1) < 2^(31+b)).
+// monomial (or more digits' products), whose result the final BARRETT1
+// reduces fully (the caller checked (Q-1) + 2(Q-1)(3Q-1) < 2^(30+b)).
 #define LAZYBAR(X, T) \
 	VPSRLVQ  Z22, X, T \
 	VPMULUDQ Z23, T, T \
@@ -147,16 +147,18 @@
 	VMOVDQU32 Z0, (DX)(R11*1) \
 	VMOVDQU32 Z2, (BX)(R11*1)
 
-// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[9]uint64)
+// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[10]uint64)
 //
 // One residue of RNS2.DotRowsMono2, 16 slots per iteration: ptrs holds
 // (digit, rowB1, rowA1, rowB2, rowA2) per digit, np = 5·digits. Even and
 // odd slots are multiplied in the low halves of 64-bit lanes; the eight
 // sums (B1, A1, B2, A2; even, odd) stay in registers across all digits
-// (the first digit's products initialise them) and are reduced once to
-// [0, 3Q) (LAZYBAR). Then acc + mono1·sum1 + mono2·sum2 is reduced once
-// per slot (BARRETT1) and stored back; dotRowsMono2Fits checked both
-// bounds. n is a multiple of 16. c = Modulus32.vecConst, b-1, mu, b-2.
+// (the first digit's products initialise them) and are reduced to [0, 3Q)
+// (LAZYBAR) after each group of c[9]/5 digits (R15: the next group's
+// pointer index) and at the end. Then acc + mono1·sum1 + mono2·sum2 is
+// reduced once per slot (BARRETT1) and stored back; dotRowsMono2Group
+// checked both bounds for digits below 4Q. n is a multiple of 16.
+// c = Modulus32.vecConst, b-1, mu, b-2, 5·group.
 TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	MOVQ ptrs+0(FP), R8
 	MOVQ np+8(FP), R9
@@ -181,6 +183,7 @@ TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	JZ    mlast
 
 mloop:
+	MOVQ      72(R10), R15        // the first intermediate reduction's digit
 	MOVQ      (R8), R13
 	VMOVDQU32 (R13)(R11*1), Z8
 	VMOVDQU32 4(R13)(R11*1), Z9
@@ -197,6 +200,12 @@ mloop:
 	JGE       mreduce
 
 mdigit:
+	CMPQ      R12, R15
+	JLT       mmac
+	LAZY8                         // a group of digits summed: back to [0, 3Q)
+	ADDQ      72(R10), R15
+
+mmac:
 	MOVQ      (R8)(R12*8), R13
 	VMOVDQU32 (R13)(R11*1), Z8
 	VMOVDQU32 4(R13)(R11*1), Z9
@@ -221,6 +230,7 @@ mreduce:
 	JNZ  mloop
 
 mlast:
+	MOVQ      72(R10), R15
 	MOVQ      (R8), R13
 	VMOVDQU32 (R13)(R11*1), Z8
 	VPSRLQ    $32, Z8, Z9
@@ -237,6 +247,12 @@ mlast:
 	JGE       lreduce
 
 ldigit:
+	CMPQ      R12, R15
+	JLT       lmac
+	LAZY8
+	ADDQ      72(R10), R15
+
+lmac:
 	MOVQ      (R8)(R12*8), R13
 	VMOVDQU32 (R13)(R11*1), Z8
 	VPSRLQ    $32, Z8, Z9

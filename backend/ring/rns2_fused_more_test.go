@@ -24,11 +24,14 @@ func mono2Barrett1(x uint64, q uint32) uint64 {
 	return min(x, x-uint64(q)) // VPMINUQ with the wrapped difference
 }
 
-// TestDotRowsMono2Reductions checks, for every prime dotRowsMono2Fits
-// accepts among the CBS primes and primes of 14 to 29 bits, that the lazy
-// reduction of a digit sum lands in [0, 3Q) and congruent, and the final
-// one in [0, Q) and congruent, over the whole admitted range's extremes
-// (0, multiples of Q and their neighbours, the maximum) and random values.
+// TestDotRowsMono2Reductions checks, for every prime dotRowsMono2Group
+// admits among the CBS primes and primes of 14 to 29 bits, that the lazy
+// reduction of a digit sum (a group of digits below 4Q on a sum already
+// reduced to [0, 3Q)) lands in [0, 3Q) and congruent, and the final one in
+// [0, Q) and congruent, over the whole admitted range's extremes (0,
+// multiples of Q and their neighbours, the maximum) and random values; and
+// that the group is the largest that fits (one digit more overflows the
+// lazy reduction's range).
 func TestDotRowsMono2Reductions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	primes := []uint32{134176769, 134111233}
@@ -41,42 +44,48 @@ func TestDotRowsMono2Reductions(t *testing.T) {
 	}
 	accepted := 0
 	for _, q := range primes {
-		for _, nd := range []int{1, 4, 8, 16} {
-			if !dotRowsMono2Fits(q, nd) {
-				continue
-			}
-			accepted++
-			s := uint64(q - 1)
-			lazyMax, finalMax := uint64(nd)*s*s, s+2*s*(3*s+2)
-			check := func(x uint64) {
-				if x <= lazyMax {
-					if y := mono2LazyBar(x, q); y >= 3*uint64(q) || y%uint64(q) != x%uint64(q) {
-						t.Fatalf("Q=%d digits=%d: lazy reduction of %d gives %d", q, nd, x, y)
-					}
-				}
-				if x <= finalMax {
-					if y := mono2Barrett1(x, q); y != x%uint64(q) {
-						t.Fatalf("Q=%d digits=%d: final reduction of %d gives %d", q, nd, x, y)
-					}
+		g := dotRowsMono2Group(q)
+		if g == 0 {
+			continue
+		}
+		accepted++
+		b := uint(bits.Len32(q))
+		s := uint64(q - 1)
+		lazyMax, finalMax := (3*s+2)+uint64(g)*(4*s+3)*s, s+2*s*(3*s+2)
+		if g < maxFusedDigits && lazyMax+(4*s+3)*s < 1<<(31+b) {
+			t.Fatalf("Q=%d: group %d is not the largest that fits", q, g)
+		}
+		check := func(x uint64) {
+			if x <= lazyMax {
+				if y := mono2LazyBar(x, q); y >= 3*uint64(q) || y%uint64(q) != x%uint64(q) {
+					t.Fatalf("Q=%d group=%d: lazy reduction of %d gives %d", q, g, x, y)
 				}
 			}
-			for _, top := range []uint64{lazyMax, finalMax} {
-				for k := uint64(0); k < 64; k++ {
-					check(k)
-					check(top - k)
-					m := (top / uint64(q)) - k
-					check(m*uint64(q) - 1)
-					check(m * uint64(q))
-					check(m*uint64(q) + uint64(q) - 1)
+			if x <= finalMax {
+				if y := mono2Barrett1(x, q); y != x%uint64(q) {
+					t.Fatalf("Q=%d group=%d: final reduction of %d gives %d", q, g, x, y)
 				}
-				for range 20000 {
-					check(rng.Uint64N(top + 1))
-				}
+			}
+		}
+		for _, top := range []uint64{lazyMax, finalMax} {
+			for k := uint64(0); k < 64; k++ {
+				check(k)
+				check(top - k)
+				m := (top / uint64(q)) - k
+				check(m*uint64(q) - 1)
+				check(m * uint64(q))
+				check(m*uint64(q) + uint64(q) - 1)
+			}
+			for range 20000 {
+				check(rng.Uint64N(top + 1))
 			}
 		}
 	}
 	if accepted == 0 {
 		t.Fatal("no prime admitted")
+	}
+	if g := dotRowsMono2Group(134176769); g != 4 {
+		t.Fatalf("CBS prime: group %d, want 4 (the blind rotation's digits without intermediate reduction)", g)
 	}
 }
 

@@ -18,34 +18,40 @@ func (r *RNS2) dotRowsMono2Ref(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []
 }
 
 // fusedOperands holds random DotRowsMono2 operands; edge selects how
-// entries are drawn: 0 uniform, 1 all Q_i - 1 (the largest sums), 2 a mix
-// of 0, 1 and Q_i - 1.
+// entries are drawn: 0 uniform, 1 all at their maximum (the largest sums),
+// 2 a mix of 0, 1, Q_i - 1 and the maximum. The digits are drawn below
+// 4Q_i (their admitted range, Forward4Q's outputs; below 2^32 for primes
+// of 30 bits), everything else below Q_i.
 type fusedOperands struct {
 	digits, b1, a1, b2, a2 []Poly2
 	m1, m2, accB, accA     Poly2
 }
 
 func newFusedOperands(r *RNS2, rng *rand.Rand, nd, edge int) *fusedOperands {
-	draw := func(q uint32) uint32 {
+	draw := func(q uint32, digit bool) uint32 {
+		top := uint64(q)
+		if digit {
+			top = min(4*top, 1<<32)
+		}
 		switch edge {
 		case 1:
-			return q - 1
+			return uint32(top - 1)
 		case 2:
-			return [3]uint32{0, 1, q - 1}[rng.IntN(3)]
+			return [4]uint32{0, 1, q - 1, uint32(top - 1)}[rng.IntN(4)]
 		}
-		return rng.Uint32N(q)
+		return uint32(rng.Uint64N(top))
 	}
-	rnd := func() Poly2 {
+	rnd := func(digit bool) Poly2 {
 		p := r.NewPoly()
 		for k := range p[0] {
-			p[0][k], p[1][k] = draw(r.Q0), draw(r.Q1)
+			p[0][k], p[1][k] = draw(r.Q0, digit), draw(r.Q1, digit)
 		}
 		return p
 	}
-	o := &fusedOperands{m1: rnd(), m2: rnd(), accB: rnd(), accA: rnd()}
+	o := &fusedOperands{m1: rnd(false), m2: rnd(false), accB: rnd(false), accA: rnd(false)}
 	for range nd {
-		o.digits, o.b1, o.a1 = append(o.digits, rnd()), append(o.b1, rnd()), append(o.a1, rnd())
-		o.b2, o.a2 = append(o.b2, rnd()), append(o.a2, rnd())
+		o.digits, o.b1, o.a1 = append(o.digits, rnd(true)), append(o.b1, rnd(false)), append(o.a1, rnd(false))
+		o.b2, o.a2 = append(o.b2, rnd(false)), append(o.a2, rnd(false))
 	}
 	return o
 }

@@ -344,8 +344,11 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			r.Inverse(sc.accA, cA)
 			r.Decompose(cB, g.LogB, l, g.Drop, d[:l])
 			r.Decompose(cA, g.LogB, l, g.Drop, d[l:])
+			// The digits only feed DotRowsMono2(Pair), which takes them
+			// below 4Q_i (its output stays fully reduced, so nothing
+			// downstream changes): Forward4Q skips the final reductions.
 			for _, e := range d {
-				r.Forward(e, e)
+				r.Forward4Q(e, e)
 			}
 			if pend == nil {
 				pend = sc
