@@ -157,6 +157,81 @@ func TestCBSEncryptedAES(t *testing.T) {
 	}
 }
 
+// TestCBSEncryptedAESInputRGSW is TestCBSEncryptedAES with client-side
+// RGSW inputs (cbs.EvalOptions.InputRGSW): the client also encrypts every
+// input bit as an RGSW, and the plan's forms that read only input bits
+// (round 1's p_i ⊕ k_i, the key schedule's first SubWord) are built from
+// them by external products instead of circuit bootstraps. It checks
+// FIPS-197 C.1 and reports the wall time, the bootstraps run, the client's
+// RGSW encryption time and size, and the ratio to fhew's NAND. Opt-in like
+// TestCBSEncryptedAES; both run, one after the other, with
+//
+//	HCC_CBS_AES=1 go test ./tests -run CBSEncryptedAES -v -timeout 60m
+func TestCBSEncryptedAESInputRGSW(t *testing.T) {
+	if os.Getenv("HCC_CBS_AES") != "1" {
+		t.Skip("set HCC_CBS_AES=1 to run AES-128 encrypted with circuit bootstrapping and input RGSWs")
+	}
+	c, err := aes.Compile(aes.Small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := newCBSKit(t, cbs.STD128_CBS)
+	plan, err := optimize.MapWide(c, optimize.WideOptions{MaxTerms: k.p.MaxTerms(-50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bits, err := c.PackInputs(aes.Inputs(block(t, fips197[0]), block(t, fips197[1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	threads := 2
+	if v, err := strconv.Atoi(os.Getenv("HCC_CBS_THREADS")); err == nil && v > 0 {
+		threads = v
+	}
+	in, err := k.enc.EncryptBits(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	rg, err := k.enc.EncryptInputRGSW(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encTime := time.Since(t0)
+	var ran, total int
+	opt := cbs.EvalOptions{Threads: threads, InputRGSW: rg, Progress: func(done, tot int) { ran, total = done, tot }}
+	nand := nandTime(t, 20)
+	t1 := time.Now()
+	outCT, err := k.ev.EvalPlan(context.Background(), plan, in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := time.Since(t1)
+	nand = (nand + nandTime(t, 20)) / 2
+	got, err := k.sk.DecryptBits(outCT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.UnpackOutputs(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := aes.Ciphertext(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("AES-128 encrypted with input RGSWs: %.1f s wall on %d threads, %d CBS (of %d forms; %d from input RGSWs); "+
+		"NAND %.2f ms; AES/NAND %.0f; client RGSW encryption %.2f s, %d KiB per input bit (%d bits)",
+		wall.Seconds(), threads, ran, plan.Stats().DistinctIn, plan.Stats().DistinctIn-total, nand.Seconds()*1e3,
+		wall.Seconds()/nand.Seconds(), encTime.Seconds(), rg[0].SizeBytes()>>10, len(rg))
+	if ran != total {
+		t.Fatalf("%d of %d bootstraps reported", ran, total)
+	}
+	if hex.EncodeToString(ct[:]) != fips197[2] {
+		t.Fatalf("AES: %x, FIPS-197 %s", ct, fips197[2])
+	}
+}
+
 // nandTime returns the mean time of n NANDs at STD128_LOWFAIL_T (one thread).
 func nandTime(t testing.TB, n int) time.Duration {
 	t.Helper()
