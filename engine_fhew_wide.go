@@ -34,17 +34,15 @@ const wideMaxTermsCap = 64
 // MaxTerms.
 const wideCBSFailureLog2 = -50
 
-// The cost model (NAND-equivalents at fhew's STD128_LOWFAIL_T), as
-// measured by helper cbs on STD128_CBS (docs/fhew-cbs.md, interleaved,
-// load 3-5): one CBS 2.9-3.2 NANDs, one packed polynomial's vertical
-// packing 0.05, a table output's extraction about 0 (a small positive
-// price keeps MapWide from adding outputs for nothing; 0 would be its
-// default of 0.2).
-const (
-	wideCBSCost   = 3.0
-	wideTableCost = 0.05
-	wideOutCost   = 0.01
-)
+// minWideOutCost is the least price of a table output MapWide is given:
+// a set's measured extraction is about 0 (cbs.Params.Cost: 0.001), and a
+// small positive price keeps MapWide from adding outputs for nothing
+// (0 would also select its fallback of 0.2).
+const minWideOutCost = 0.001
+
+// wideCostReference is the set whose prices the insecure wide-table sets
+// map with (wideScheme.options).
+const wideCostReference = "STD128_CBS"
 
 // isWideSet reports whether name is a wide-table set.
 func isWideSet(name string) bool {
@@ -100,13 +98,35 @@ func (s *wideScheme) insecure() bool  { return s.p.Literal().Insecure }
 func (s *wideScheme) warning() string { return "" }
 func (s *wideScheme) slots() int      { return 1 }
 
-// options are MapWide's options for the set.
+// options are MapWide's options for the set: its own noise limit
+// (MaxTerms at 2^wideCBSFailureLog2 per circuit bootstrap, capped) and
+// ring degree, and its own measured prices (cbs.Params.Cost, NAND-
+// equivalents of fhew's STD128_LOWFAIL_T, the unit of
+// fhew.Params.BootstrapCost), so that the plan is the cheapest on this
+// set and its PlanCost compares with the LUT sets' (AutoParams). An
+// insecure (Toy) set takes the prices of wideCostReference instead of its
+// own scaled estimate: a toy CBS is far cheaper against its tables than a
+// real one (0.09 against 0.015 on ToyCBS, 3.1 against 0.06), and its plans
+// are there to test the plans the 128-bit sets run. Every field MapWide
+// prices is set: its fallbacks are for callers without a parameter set.
 func (s *wideScheme) options() (optimize.WideOptions, error) {
 	mt := min(s.p.MaxTerms(wideCBSFailureLog2), wideMaxTermsCap)
 	if mt < 2 {
 		return optimize.WideOptions{}, fmt.Errorf("%s: a circuit bootstrap of a XOR of two table outputs exceeds 2^%d failure", s.name(), wideCBSFailureLog2)
 	}
-	return optimize.WideOptions{MaxTerms: mt, PackSlots: s.p.N(), CBSCost: wideCBSCost, TableCost: wideTableCost, OutCost: wideOutCost}, nil
+	c := s.p.Cost()
+	if s.insecure() {
+		ref, err := wideSchemeByName(wideCostReference, false)
+		if err != nil {
+			return optimize.WideOptions{}, err
+		}
+		c = ref.(*wideScheme).p.Cost()
+	}
+	if !(c.CBS > 0 && c.Table > 0) { // 0 would select MapWide's fallback
+		return optimize.WideOptions{}, fmt.Errorf("%s: no cost model (CBS %g, table %g NAND-equivalents)", s.name(), c.CBS, c.Table)
+	}
+	return optimize.WideOptions{MaxTerms: mt, PackSlots: s.p.N(),
+		CBSCost: c.CBS, TableCost: c.Table, OutCost: max(c.Output, minWideOutCost)}, nil
 }
 
 // widePlanKey identifies a plan: the set and the compiled circuit.
@@ -335,7 +355,7 @@ func (s *wideScheme) describe(plan *ir.WidePlan) string {
 // Compile does and prices it for a parameter choice (AutoParams): the
 // compiled circuit, the scheme, the plan's cost in NAND-equivalents of
 // fhew's STD128_LOWFAIL_T (optimize.WideOptions.PlanCost with the set's
-// measured prices, the unit of fhew.Params.BootstrapCost) and its
+// options: its measured prices, the unit of fhew.Params.BootstrapCost) and its
 // predicted failure per run (log2; -Inf without tables). The plan is
 // cached, so compiling the chosen set afterwards does not map again.
 func wideAutoCost(c *ir.Circuit, name string) (d *ir.Circuit, s scheme, cost, failureLog2 float64, err error) {

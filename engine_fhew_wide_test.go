@@ -283,8 +283,10 @@ func TestWideAutoCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := plan.Stats()
-	lo := float64(st.DistinctIn)*wideCBSCost + float64(st.TableOuts)*wideOutCost + float64(st.Tables)*wideTableCost
-	if cost < lo-1e-9 || cost > lo+float64(st.TableOuts)*wideTableCost+1e-9 || f >= -50 {
+	pc := s.(*wideScheme).p.Cost()
+	oc := max(pc.Output, minWideOutCost)
+	lo := float64(st.DistinctIn)*pc.CBS + float64(st.TableOuts)*oc + float64(st.Tables)*pc.Table
+	if cost < lo-1e-9 || cost > lo+float64(st.TableOuts)*pc.Table+1e-9 || f >= -50 {
 		t.Errorf("cost %v (CBS/outputs/one polynomial per table: %v), failure 2^%v; plan %v", cost, lo, f, st)
 	}
 	if _, _, _, _, err := wideAutoCost(src, "NoSuchSet"); err == nil {

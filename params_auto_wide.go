@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/hcc-fhe/hcc/ir"
+	"github.com/hcc-fhe/hcc/optimize"
 )
 
 // AutoParams also weighs the 128-bit wide-table sets (circuit
@@ -22,34 +23,47 @@ type wideCandidate struct {
 	cost    float64
 	failure float64
 	err     error
+	// from names the set whose plan estimated this one's cost when it was
+	// not mapped (wideDominates); "" for a set mapped or sharing a plan.
+	from string
 }
 
 // fhewAutoWide prices every secure wide-table set for c. Sets with the
 // same MapWide options get the same plan (MapWide is deterministic and
 // the compiled circuit is the set-independent cleanup), so only the first
 // of them is mapped; the others take its plan and cost with their own
-// predicted failure.
+// predicted failure. A set that an earlier one within the failure target
+// dominates (wideDominates: STD128_CBS_595 by STD128_CBS, whose circuit
+// bootstrap is cheaper) is not mapped: its cost is estimated as the
+// earlier plan at its own prices (a mapping of AES takes seconds).
 func fhewAutoWide(c *ir.Circuit) []wideCandidate {
 	var out []wideCandidate
-	var opts []any // the options of out[i], or nil
+	var opts []optimize.WideOptions // the options of out[i] (zero on an error)
 	for _, name := range wideNames(false) {
 		r := wideCandidate{name: name, failure: math.NaN()}
 		s, err := wideSchemeByName(name, false)
 		if err != nil {
 			r.err = err
-			out, opts = append(out, r), append(opts, nil)
+			out, opts = append(out, r), append(opts, optimize.WideOptions{})
 			continue
 		}
 		ws := s.(*wideScheme)
 		opt, err := ws.options()
 		if err != nil {
 			r.err = err
-			out, opts = append(out, r), append(opts, nil)
+			out, opts = append(out, r), append(opts, optimize.WideOptions{})
 			continue
 		}
-		if j := slices.IndexFunc(opts, func(o any) bool { return o == any(opt) }); j >= 0 && out[j].err == nil {
+		mapped := func(j int) bool { return out[j].err == nil && out[j].from == "" }
+		if j := slices.IndexFunc(opts, func(o optimize.WideOptions) bool { return o == opt }); j >= 0 && mapped(j) {
 			r.d, r.s, r.plan, r.cost = out[j].d, s, out[j].plan, out[j].cost
 			r.failure = ws.planFailureLog2(r.plan)
+			out, opts = append(out, r), append(opts, opt)
+			continue
+		}
+		if j := slices.IndexFunc(opts, func(o optimize.WideOptions) bool { return wideDominates(o, opt) }); j >= 0 && mapped(j) && out[j].failure <= MaxFailureLog2 {
+			r.plan, r.from = out[j].plan, out[j].name
+			r.cost, r.err = opt.PlanCost(r.plan)
 			out, opts = append(out, r), append(opts, opt)
 			continue
 		}
@@ -62,6 +76,17 @@ func fhewAutoWide(c *ir.Circuit) []wideCandidate {
 	return out
 }
 
+// wideDominates reports whether every plan costs at most as much under a
+// as under b and a allows every plan b allows (the same limits and ring),
+// with some price lower: b's cheapest plan can then not beat a's (up to
+// MapWide being a heuristic, as for optimize.LUTCandidate.Covers).
+func wideDominates(a, b optimize.WideOptions) bool {
+	la, lb := a, b
+	la.CBSCost, la.TableCost, la.OutCost = 0, 0, 0
+	lb.CBSCost, lb.TableCost, lb.OutCost = 0, 0, 0
+	return la == lb && a != b && a.CBSCost <= b.CBSCost && a.TableCost <= b.TableCost && a.OutCost <= b.OutCost
+}
+
 // paramsCandidate is r's line in a ParamsChoice.
 func (r wideCandidate) paramsCandidate() ParamsCandidate {
 	c := ParamsCandidate{Params: r.name, Cost: r.cost, FailureLog2: r.failure, LUTFailureLog2: math.NaN(), Wide: true}
@@ -71,6 +96,12 @@ func (r wideCandidate) paramsCandidate() ParamsCandidate {
 	}
 	st := r.plan.Stats()
 	c.Bootstraps = st.DistinctIn
+	if r.from != "" {
+		c.Skipped = true
+		c.Line = fmt.Sprintf("%s: not mapped, at least %d circuit bootstraps, %d wide tables = %.0f NAND-equivalents (estimated from %s, whose prices are no higher)",
+			r.name, st.DistinctIn, st.Tables, r.cost, r.from)
+		return c
+	}
 	c.OK = r.failure <= MaxFailureLog2
 	fail := fmt.Sprintf("predicted failure 2^%.1f per run", r.failure)
 	if math.IsInf(r.failure, -1) {

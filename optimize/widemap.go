@@ -9,7 +9,13 @@ import (
 )
 
 // WideOptions are MapWide's cost model and limits. The zero value of each
-// field picks the default named in its comment.
+// field picks the default named in its comment. The defaults of the
+// set-dependent fields (MaxTerms, the three costs, PackSlots) are a
+// fallback for callers without a parameter set (tests, tools that map a
+// circuit to look at its plan): rough figures from before the engine was
+// measured, not any set's. A caller compiling for a set passes the set's
+// own (package hcc: cbs.Params.MaxTerms, Params.Cost and Params.N of the
+// chosen wide-table set); optimize cannot ask the backend (layering).
 type WideOptions struct {
 	// K is the largest table fan-in, 1..ir.MaxWideInputs; 0 means 8. Every
 	// non-linear node of the circuit must fit (a LUT6 needs K >= its rank).
