@@ -233,6 +233,22 @@ func (r *NTT32) InverseLazy(in, out []uint32) {
 	r.inverse(in, out, false)
 }
 
+// InverseUnscaled sets out = N·NTT^-1(in), fully reduced: Inverse without
+// its N^-1, for callers that fold N^-1 into other operands (cbs's blind
+// rotation keeps its NTT-domain accumulators scaled by N^-1). On the vector
+// kernels (N >= 256) its last stage does one Shoup product per pair instead
+// of two; elsewhere it is Inverse times N. in as for Inverse; out may alias
+// in.
+func (r *NTT32) InverseUnscaled(in, out []uint32) {
+	if hasAVX512 && r.N > avxMinN {
+		r.inverseUnscaledAVX512(in[:r.N], out[:r.N])
+		return
+	}
+	r.inverse(in, out, true)
+	n := uint32(uint64(r.N) % uint64(r.Q))
+	r.MulScalar(out[:r.N], n, out[:r.N])
+}
+
 // inverse runs the Gentleman–Sande stages in the reverse order of forward,
 // two at a time, with one radix-2 stage first when log2(N) is odd and N^-1
 // folded into the final pair. Invariant: entries stay in [0, 2Q); a butterfly

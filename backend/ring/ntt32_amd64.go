@@ -19,6 +19,9 @@ func invStage32AVX512(a *uint32, m, t int, psi, psiS *uint32, q uint32)
 func invLast32AVX512(a *uint32, n int, c *[4]uint32, q uint32, full bool)
 
 //go:noescape
+func invLastRaw32AVX512(a *uint32, n int, c *[4]uint32, q uint32)
+
+//go:noescape
 func fwdTail32AVX512(dst, src *uint32, n int, psi, psiS, tab, tw *uint32, q, c uint32)
 
 //go:noescape
@@ -104,6 +107,21 @@ func (r *NTT32) inverseAVX512(in, out []uint32, full bool) {
 	}
 	c := [4]uint32{r.nInv, r.nInvShoup, r.nInvPsi, r.nInvPsiShoup}
 	invLast32AVX512(a, N, &c, r.Q, full)
+}
+
+// inverseUnscaledAVX512 is inverseAVX512 (full) without N^-1: the last
+// stage multiplies only the differences, by ψ_rev^-1[1].
+func (r *NTT32) inverseUnscaledAVX512(in, out []uint32) {
+	N := r.N
+	_, _ = in[N-1], out[N-1]
+	a := &out[0]
+	psi, psiS := &r.psiInvRev[0], &r.psiInvRevShoup[0]
+	invHead32AVX512(a, &in[0], N, psi, psiS, &avxTables[0], &r.tailTwInv[0], r.Q, 1)
+	for m, t := N/256, 128; t < N/2; m, t = m/2, 2*t {
+		invStage32AVX512(a, m, t, psi, psiS, r.Q)
+	}
+	c := [4]uint32{0, 0, r.psiInvRev[1], r.psiInvRevShoup[1]}
+	invLastRaw32AVX512(a, N, &c, r.Q)
 }
 
 //go:noescape

@@ -113,6 +113,43 @@ linner:
 	VZEROUPPER
 	RET
 
+// func invLastRaw32AVX512(a *uint32, n int, c *[4]uint32, q uint32)
+// The last Gentleman–Sande stage without N^-1 (NTT32.InverseUnscaled):
+// (X, Y) = (X+Y, (X-Y+2Q)·ψ_rev^-1[1]), c[2], c[3] = ψ_rev^-1[1] and its
+// companion; one Shoup product per pair instead of two. Outputs fully
+// reduced (X+Y from [0, 4Q)).
+TEXT ·invLastRaw32AVX512(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), DI
+	MOVQ n+8(FP), DX
+	MOVQ c+16(FP), R8
+	MOVL q+24(FP), AX
+	SETUP_Q
+	VPBROADCASTD 8(R8), Z26
+	VPBROADCASTD 12(R8), Z27
+	SHRQ $1, DX
+	MOVQ DX, R10
+	SHLQ $2, R10
+	LEAQ (DI)(R10*1), SI
+
+rinner:
+	VMOVDQU32 (DI), Z0
+	VMOVDQU32 (SI), Z1
+	VPSUBD  Z1, Z0, Z2
+	VPADDD  Z31, Z2, Z2
+	VPADDD  Z1, Z0, Z0
+	SHOUP_B(Z2, Z26, Z27, Z7, Z3, Z4)
+	REDUCE2Q(Z0, Z5)
+	VPSUBD  Z30, Z7, Z3
+	VPMINUD Z3, Z7, Z7
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z7, (SI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, DX
+	JNZ  rinner
+	VZEROUPPER
+	RET
+
 // Tail/head index table layout (see avxTables in avx_layout.go), in units
 // of 64-byte vectors: 0-9 forward permutations (nat->L3, L3->L2, L2->L1,
 // L1->L0, L0->nat, two vectors each), 10-19 inverse permutations (nat->L0,

@@ -81,6 +81,7 @@ func TestNTT32VectorAllocs(t *testing.T) {
 			"ForwardLazy":      func() { r.ForwardLazy(a, a) },
 			"ForwardUnreduced": func() { r.ForwardUnreduced(a, a) },
 			"Forward4Q":        func() { r.Forward4Q(a, a) },
+			"InverseUnscaled":  func() { r.InverseUnscaled(a, a) },
 			"Inverse":          func() { r.Inverse(a, a) },
 			"InverseLazy":      func() { r.InverseLazy(a, a) },
 		} {

@@ -100,3 +100,62 @@ func TestRNS2Forward4Q(t *testing.T) {
 		}
 	}
 }
+
+// TestNTT32InverseUnscaled checks InverseUnscaled against N times Inverse
+// (both fully reduced, so bit for bit) on every prime of the vector tests
+// and every N the prime admits, random and extreme inputs below 2Q, in
+// place and out of place; and RNS2.InverseUnscaled per residue.
+func TestNTT32InverseUnscaled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	vector := 0
+	for _, q := range exactPrimes {
+		for logN := 1; logN <= 13; logN++ {
+			N := 1 << logN
+			if (uint64(q)-1)%uint64(2*N) != 0 {
+				continue
+			}
+			r, err := NewNTT32(N, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hasAVX512 && N > avxMinN {
+				vector++
+			}
+			ins := [][]uint32{randPoly32(rng, N, 2*q), randPoly32(rng, N, q), make([]uint32, N), make([]uint32, N)}
+			for i := range N {
+				ins[2][i] = 2*q - 1
+				ins[3][i] = uint32(i%2) * (2*q - 1)
+			}
+			for k, in := range ins {
+				name := fmt.Sprintf("Q=%d/N=%d/input=%d", q, N, k)
+				want := make([]uint32, N)
+				r.Inverse(in, want)
+				for i, x := range want {
+					want[i] = uint32(uint64(x) * uint64(N) % uint64(q))
+				}
+				got := make([]uint32, N)
+				r.InverseUnscaled(in, got)
+				equal32(t, name, got, want)
+				copy(got, in)
+				r.InverseUnscaled(got, got)
+				equal32(t, name+"/in place", got, want)
+			}
+		}
+	}
+	if hasAVX512 && vector == 0 {
+		t.Fatal("no case ran the vector kernels")
+	}
+	for _, r := range rnsRings(t) {
+		in := r.NewPoly()
+		for i := range 2 {
+			copy(in[i], randPoly32(rng, r.N, r.NTT[i].Q))
+		}
+		got := r.NewPoly()
+		r.InverseUnscaled(in, got)
+		for i, nt := range r.NTT {
+			want := make([]uint32, r.N)
+			nt.InverseUnscaled(in[i], want)
+			equal32(t, fmt.Sprintf("RNS2 N=%d residue %d", r.N, i), got[i], want)
+		}
+	}
+}

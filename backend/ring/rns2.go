@@ -145,6 +145,14 @@ func (r *RNS2) Inverse(in, out Poly2) {
 	r.NTT[1].Inverse(in[1], out[1])
 }
 
+// InverseUnscaled sets out = N·NTT^-1(in) for both residues, fully
+// reduced (NTT32.InverseUnscaled: Inverse without N^-1). in and out may
+// alias.
+func (r *RNS2) InverseUnscaled(in, out Poly2) {
+	r.NTT[0].InverseUnscaled(in[0], out[0])
+	r.NTT[1].InverseUnscaled(in[1], out[1])
+}
+
 // Add sets out = a + b mod Q (either domain). Any of a, b, out may alias.
 func (r *RNS2) Add(a, b, out Poly2) {
 	r.NTT[0].Add(a[0], b[0], out[0])

@@ -12,7 +12,8 @@ import (
 // the digits, then one DotRowsMono2Pair over the step's rows (in cache, as
 // for all but the first pair of a batch). The variants are the step's
 // forms, compared in one binary: "reduced" the digits by Forward (as before
-// Forward4Q), "4Q" by Forward4Q.
+// Forward4Q), "4Q" by Forward4Q, "4Q-unscaled" also the accumulators by
+// InverseUnscaled (N^-1 folded into the monomials).
 //
 //	go test ./backend/ring -run '^$' -bench RNS2BRStep -benchtime 2000x
 func BenchmarkRNS2BRStep(b *testing.B) {
@@ -36,15 +37,15 @@ func BenchmarkRNS2BRStep(b *testing.B) {
 	}
 	cB, cA := r.NewPoly(), r.NewPoly()
 	for _, v := range []struct {
-		name string
-		fwd  func(in, out Poly2)
-	}{{"reduced", r.Forward}, {"4Q", r.Forward4Q}} {
+		name     string
+		inv, fwd func(in, out Poly2)
+	}{{"reduced", r.Inverse, r.Forward}, {"4Q", r.Inverse, r.Forward4Q}, {"4Q-unscaled", r.InverseUnscaled, r.Forward4Q}} {
 		b.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, x := range acc {
 					d := x.Digits
-					r.Inverse(x.AccB, cB)
-					r.Inverse(x.AccA, cA)
+					v.inv(x.AccB, cB)
+					v.inv(x.AccA, cA)
 					r.Decompose(cB, 17, 2, 21, d[:2])
 					r.Decompose(cA, 17, 2, 21, d[2:])
 					for _, e := range d {

@@ -23,6 +23,7 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 	}
 	dig := sc.dig[:2*l]
 	mB, mA := r.NewPoly(), r.NewPoly() // the second product (the fused step needs no such buffer)
+	mp, mm := r.NewPoly(), r.NewPoly() // the monomials (ev.mono holds them times N^-1)
 	for i := 0; i < n; i++ {
 		a := int(sc.alpha[i])
 		if a == 0 {
@@ -38,8 +39,8 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 		kp, km := ev.ek.brk[i][0], ev.ek.brk[i][1]
 		r.DotRows(dig, kp.B, kp.A, sc.pB, sc.pA)
 		r.DotRows(dig, km.B, km.A, mB, mA)
-		mp := ev.mono[(M-a)%M]
-		mm := ev.mono[a]
+		r.MulScalar(ev.mono[(M-a)%M], uint64(p.ringN), mp)
+		r.MulScalar(ev.mono[a], uint64(p.ringN), mm)
 		r.MulCoeffsAdd(mp, sc.pB, sc.accB)
 		r.MulCoeffsAdd(mp, sc.pA, sc.accA)
 		r.MulCoeffsAdd(mm, mB, sc.accB)

@@ -15,7 +15,7 @@ type Evaluator struct {
 	r     *ring.RNS2
 	ek    *EvaluationKey
 	f     ring.Poly2   // CBS test polynomial (coefficient domain)
-	mono  []ring.Poly2 // mono[k] = NTT(X^k - 1), k in [0, 2N)
+	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N) (see blindRotateBatch)
 	nInv  uint64       // N^-1 mod Q
 	halfG []uint64     // g_j/2 of the CBS gadget
 }
@@ -35,6 +35,11 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		ev.halfG[j] = (uint64(1) << uint(g.Drop+j*g.LogB)) / 2
 	}
 	ev.f = buildCBSTestPoly(p)
+	inv, ok := ring.InvMod(uint64(p.ringN)%p.q, p.q)
+	if !ok {
+		return nil, errors.New("cbs: internal error: N not invertible mod Q")
+	}
+	ev.nInv = inv
 	ev.mono = make([]ring.Poly2, p.ringM)
 	one := make([]int64, p.ringN)
 	for k := 0; k < p.ringM; k++ {
@@ -50,12 +55,8 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		ev.mono[k] = r.NewPoly()
 		r.SetCentered(one, ev.mono[k])
 		r.Forward(ev.mono[k], ev.mono[k])
+		r.MulScalar(ev.mono[k], inv, ev.mono[k])
 	}
-	inv, ok := ring.InvMod(uint64(p.ringN)%p.q, p.q)
-	if !ok {
-		return nil, errors.New("cbs: internal error: N not invertible mod Q")
-	}
-	ev.nInv = inv
 	return ev, nil
 }
 
@@ -300,6 +301,13 @@ func (ev *Evaluator) blindRotate(sc *Scratch) { ev.blindRotateBatch(sc.self[:]) 
 // does not fit the caches) come from memory once per batch and from L2 for
 // the others. Each accumulator sees the same operations in the same order
 // as alone, so the results are bit-identical to one blind rotation each.
+//
+// During the loop the accumulators are kept scaled by N^-1 (the monomial
+// table is, so every step's update is too): then InverseUnscaled gives
+// their coefficients without the N^-1 factor that Inverse would fold into
+// its last stage (one Shoup product per pair fewer), and the unscaling at
+// the end restores the accumulators exactly (all values are fully reduced
+// mod Q, so the result is bit for bit the same).
 func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 	r := ev.r
 	p := ev.p
@@ -317,6 +325,7 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 	for _, sc := range scs {
 		r.MulByMonomial(ev.f, -int(sc.alpha[n]), cB)
 		r.Forward(cB, sc.accB)
+		r.MulScalar(sc.accB, ev.nInv, sc.accB)
 		for k := range sc.accA {
 			clear(sc.accA[k])
 		}
@@ -340,8 +349,8 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			if pend != nil {
 				d = sc.dig[:2*l]
 			}
-			r.Inverse(sc.accB, cB)
-			r.Inverse(sc.accA, cA)
+			r.InverseUnscaled(sc.accB, cB)
+			r.InverseUnscaled(sc.accA, cA)
 			r.Decompose(cB, g.LogB, l, g.Drop, d[:l])
 			r.Decompose(cA, g.LogB, l, g.Drop, d[l:])
 			// The digits only feed DotRowsMono2(Pair), which takes them
@@ -367,6 +376,10 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			a := int(pend.alpha[i])
 			r.DotRowsMono2(dig, kp.B, kp.A, km.B, km.A, ev.mono[(M-a)%M], ev.mono[a], pend.accB, pend.accA)
 		}
+	}
+	for _, sc := range scs {
+		r.MulScalar(sc.accB, uint64(p.ringN), sc.accB)
+		r.MulScalar(sc.accA, uint64(p.ringN), sc.accA)
 	}
 }
 
