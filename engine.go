@@ -48,6 +48,13 @@ type Engine interface {
 	clientNeedsPasses() bool
 	// cost is the engine's price of a node under s and t (ir.StatsFor).
 	cost(s scheme, t Target) ir.Cost
+	// evalCostName names what Eval counts on s under t
+	// (Program.EvalCostName): cost's name unless the run counts something
+	// else than the price Stats reports.
+	evalCostName(s scheme, t Target) string
+	// settle is t for a program on s, once Compile has resolved the set:
+	// fields that mean nothing on s are cleared (Program.Target).
+	settle(s scheme, t Target) Target
 }
 
 // scheme is one engine's validated, immutable parameter set.
@@ -205,18 +212,6 @@ func (t Target) normalized() (Target, error) {
 		return t, fmt.Errorf("instances %d: want at least 0", t.Instances)
 	}
 	return t, nil
-}
-
-// settled is t once Compile knows its set: a wide-table set has no PARITY
-// bootstraps, so the bound, which would change nothing but the program's
-// hash (and make hcc eval warn on every run that --parity-failure is
-// ignored), is cleared. Not part of normalized: .hcp files that record a
-// bound on a wide-table set still load.
-func (t Target) settled() Target {
-	if t.Engine == "fhew" && isWideSet(t.Params) {
-		t.ParityFailureLog2 = 0
-	}
-	return t
 }
 
 // insecureError is the refusal of a Toy set without Target.Insecure.

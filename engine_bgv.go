@@ -180,6 +180,10 @@ func (bgvEngine) cost(scheme, Target) ir.Cost {
 	return ir.Cost{Name: "multiplications", Of: bgv.MulCost}
 }
 
+func (e bgvEngine) evalCostName(s scheme, t Target) string { return e.cost(s, t).Name }
+
+func (bgvEngine) settle(_ scheme, t Target) Target { return t }
+
 // bgvMulCount is the number of ciphertext multiplications the executor runs on c.
 func bgvMulCount(c *ir.Circuit) int {
 	n := 0

@@ -134,6 +134,10 @@ type fhewKind interface {
 	details(p *Program) string
 	// cost is Engine.cost on this set.
 	cost(t Target) ir.Cost
+	// evalCostName is Engine.evalCostName on this set.
+	evalCostName(t Target) string
+	// settle is Engine.settle on this set.
+	settle(t Target) Target
 }
 
 var (
@@ -169,3 +173,7 @@ func (fhewEngine) details(p *Program) string { return p.scheme.(fhewKind).detail
 func (fhewEngine) clientNeedsPasses() bool { return false }
 
 func (fhewEngine) cost(s scheme, t Target) ir.Cost { return s.(fhewKind).cost(t) }
+
+func (fhewEngine) evalCostName(s scheme, t Target) string { return s.(fhewKind).evalCostName(t) }
+
+func (fhewEngine) settle(s scheme, t Target) Target { return s.(fhewKind).settle(t) }

@@ -146,6 +146,13 @@ func (s *fhewScheme) details(p *Program) string {
 // cost is fhewEngine.cost on a gate set: the LUT target's bootstraps.
 func (s *fhewScheme) cost(t Target) ir.Cost { return fhewLUTTarget(s.p, t).Cost() }
 
+// evalCostName is fhewEngine.evalCostName on a gate set: Eval runs the
+// bootstraps cost counts.
+func (s *fhewScheme) evalCostName(t Target) string { return s.cost(t).Name }
+
+// settle is fhewEngine.settle on a gate set: every field of t applies.
+func (s *fhewScheme) settle(t Target) Target { return t }
+
 func (s *fhewScheme) newKeys() (secretKey, serverKey, error) {
 	sk, err := fhew.NewSecretKey(s.p)
 	if err != nil {

@@ -206,6 +206,20 @@ func widePassSummary(c *ir.Circuit) string {
 // and LUT width do not apply).
 func (s *wideScheme) cost(Target) ir.Cost { return wideCost() }
 
+// evalCostName is fhewEngine.evalCostName on a wide-table set: Eval runs
+// the plan's circuit bootstraps, not the non-linear gates cost counts.
+func (s *wideScheme) evalCostName(Target) string { return wideEvalCostName }
+
+// settle is fhewEngine.settle on a wide-table set: it has no PARITY
+// bootstraps, so the bound, which would change nothing but the program's
+// hash (and make hcc eval warn on every run that --parity-failure is
+// ignored), is cleared. Not part of Target.normalized: .hcp files that
+// record a bound on a wide-table set still load.
+func (s *wideScheme) settle(t Target) Target {
+	t.ParityFailureLog2 = 0
+	return t
+}
+
 // wideCost prices the compiled circuit of a wide-table program: its
 // non-linear gates (what the tables absorb; the circuit bootstraps are the
 // plan's, see Program.Summary), XOR, NOT, inputs and constants free.

@@ -54,11 +54,9 @@ func (p *Program) EstimateMemory(o MemoryOptions) (est MemoryEstimate, ok bool, 
 	if !ok {
 		return MemoryEstimate{}, false, nil
 	}
-	// The FHEW sets price encryption from the interface alone (the input
-	// bits), as hcc encrypt compiles it.
-	_, wide := ms.(*wideScheme)
-	_, gate := ms.(*fhewScheme)
-	if p.interfaceOnly && !((wide || gate) && o.EncryptOnly) {
+	// An engine whose encryption needs no passes (FHEW) prices encryption
+	// from the interface alone (the input bits), as hcc encrypt compiles it.
+	if p.interfaceOnly && !(!p.engine.clientNeedsPasses() && o.EncryptOnly) {
 		return MemoryEstimate{}, false, fmt.Errorf("%s was compiled with InterfaceOnly: no memory estimate", p.originName())
 	}
 	est, err = ms.estimateMemory(p, o)

@@ -342,7 +342,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 			return nil, err
 		}
 		t.Params = s.name()
-		t = t.settled()
+		t = e.settle(s, t)
 		p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: c, engine: e, scheme: s, interfaceOnly: true, level: &levelCache{}, insecureOK: t.Insecure}
 		p.summary = "interface only (no passes run)"
 		p.hash = p.computeHash()
@@ -357,7 +357,7 @@ func compileCircuit(e Engine, c *ir.Circuit, t Target, cfg *compileConfig) (*Pro
 		return nil, fmt.Errorf("internal error: compiling %q changed its interface", c.Name)
 	}
 	t.Params = s.name()
-	t = t.settled()
+	t = e.settle(s, t)
 	p := &Program{target: t, name: c.Name, sourceHash: circuitHash(c), circuit: d, engine: e, scheme: s, level: cfg.level, insecureOK: t.Insecure, choice: cfg.choice}
 	p.summary = e.summary(c, d, s, t)
 	p.hash = p.computeHash()
@@ -418,12 +418,7 @@ func (p *Program) Stats() ir.Stats { return p.circuit.StatsFor(p.engine.cost(p.s
 // through EvalOptions.Progress: "bootstraps" on FHEW gate sets,
 // "multiplications" on BGV, "circuit bootstraps" on wide-table sets (where
 // Stats counts the non-linear gates the tables absorb, not what runs).
-func (p *Program) EvalCostName() string {
-	if _, ok := p.scheme.(*wideScheme); ok {
-		return wideEvalCostName
-	}
-	return p.engine.cost(p.scheme, p.target).Name
-}
+func (p *Program) EvalCostName() string { return p.engine.evalCostName(p.scheme, p.target) }
 
 // Hash identifies the program: SHA-256 over its target and compiled
 // circuit (names and source positions left out).
