@@ -9,11 +9,13 @@ func rns2DecomposeAVX512(in0, in1 *uint32, n int, outs *[2 * MaxDigits]*uint32, 
 
 // decomposeVec runs the vector Decompose kernel on the largest multiple of
 // 16 coefficients and returns how many it covered (0 without AVX-512F, for
-// more than MaxDigits digits, or for digits wider than a prime).
+// more than MaxDigits digits, for digits wider than a prime, or where the
+// rounding constant round + (B/2 << drop) would not leave the centred
+// coefficient plus it below 2^62: drop + logB > 61).
 func (r *RNS2) decomposeVec(in Poly2, logB, digits, drop int, out []Poly2) int {
 	n := r.N &^ 15
 	halfB := uint64(1) << (logB - 1)
-	if !hasAVX512 || n == 0 || digits > MaxDigits || halfB > uint64(min(r.Q0, r.Q1)) {
+	if !hasAVX512 || n == 0 || digits > MaxDigits || halfB > uint64(min(r.Q0, r.Q1)) || drop+logB > 61 {
 		return 0
 	}
 	var ptrs [2 * MaxDigits]*uint32
@@ -25,7 +27,7 @@ func (r *RNS2) decomposeVec(in Poly2, logB, digits, drop int, out []Poly2) int {
 		round = 1 << (drop - 1)
 	}
 	c := [13]uint64{uint64(r.sub), uint64(r.q0InvShoup), uint64(r.q0Inv), uint64(r.Q1), uint64(r.Q0),
-		r.halfQ, r.q, round, uint64(drop), halfB, 2*halfB - 1, uint64(logB), uint64(digits64(r.halfQ, round, drop, logB, digits))}
+		r.halfQ, r.q, round + halfB<<drop, uint64(drop), halfB, 2*halfB - 1, uint64(logB), uint64(digits64(r.halfQ, round, drop, logB, digits))}
 	rns2DecomposeAVX512(&in[0][:n][0], &in[1][:n][0], n, &ptrs, 2*digits, &c)
 	return n
 }

@@ -7,7 +7,8 @@
 //
 // RNS2.decompose on 16 coefficients per iteration; n is a multiple of 16,
 // outs[2j+i] is digit j's residue-i slice, dg = 2·digits. c = {sub,
-// q0InvShoup, q0Inv, Q1, Q0, (Q-1)/2, Q, round, drop, B/2, B-1, logB, k64}.
+// q0InvShoup, q0Inv, Q1, Q0, (Q-1)/2, Q, round + (B/2 << drop), drop, B/2,
+// B-1, logB, k64}.
 // Needs B/2 <= min(Q0, Q1), so a digit's residue is d or d + Qi. The steps
 // are those of the Go loop, lane-wise, so the results agree bit for bit:
 //
@@ -15,6 +16,12 @@
 //   - x = r0 + Q0·t, the centring and the rounding in int64 lanes, the even
 //     coefficients in Z6 and the odd ones in Z7 (VPMULUDQ takes the even
 //     dwords, so no zero-extending loads are needed);
+//   - the digit loop carries w = v + B/2 instead of the remainder v (the
+//     first B/2 added with the rounding constant, (x + round)>>drop + B/2 =
+//     (x + round + (B/2 << drop))>>drop): then d = (w & (B-1)) - B/2 and the
+//     next v = (v - d) >> logB = w >> logB (arithmetic shifts floor), two
+//     ops per digit and register fewer, and the last digit computes no next
+//     w;
 //   - the first k64 digits in int64 lanes while the remainder v may exceed
 //     int32 (the caller's bound), the others in int32 lanes after packing v
 //     (identical results: no int32 step can overflow then);
@@ -78,7 +85,7 @@ rloop:
 	VPMULUDQ Z20, Z7, Z7
 	VPSRLQ   $32, Z0, Z3
 	VPADDQ   Z3, Z7, Z7
-	// Centre: x - Q where x > (Q-1)/2; round off drop bits.
+	// Centre: x - Q where x > (Q-1)/2; round off drop bits, + B/2: w.
 	VPCMPGTQ Z21, Z6, K3
 	VPSUBQ   Z22, Z6, K3, Z6
 	VPCMPGTQ Z21, Z7, K4
@@ -92,17 +99,15 @@ rloop:
 	JZ       rpack
 
 rdig64:
-	// d = ((v + B/2) & (B-1)) - B/2; v = (v - d) >> logB, int64 lanes.
-	VPADDQ  Z25, Z6, Z8
-	VPANDQ  Z27, Z8, Z8
+	// d = (w & (B-1)) - B/2; w = (w >> logB) + B/2, int64 lanes.
+	VPANDQ  Z27, Z6, Z8
 	VPSUBQ  Z25, Z8, Z8
-	VPSUBQ  Z8, Z6, Z6
 	VPSRAQ  X29, Z6, Z6
-	VPADDQ  Z25, Z7, Z9
-	VPANDQ  Z27, Z9, Z9
+	VPADDQ  Z25, Z6, Z6
+	VPANDQ  Z27, Z7, Z9
 	VPSUBQ  Z25, Z9, Z9
-	VPSUBQ  Z9, Z7, Z7
 	VPSRAQ  X29, Z7, Z7
+	VPADDQ  Z25, Z7, Z7
 	VPSHUFD $0xa0, Z9, K1, Z8 // the odd digits into the odd dwords
 	// Residues d + (Qi & (d < 0)).
 	VPCMPGTD  Z8, Z19, K5
@@ -120,14 +125,16 @@ rdig64:
 rpack:
 	CMPQ    R12, R9
 	JGE     rnext
-	VPSHUFD $0xa0, Z7, K1, Z6 // v into int32 lanes, coefficient order
+	VPSHUFD $0xa0, Z7, K1, Z6 // w into int32 lanes, coefficient order
+	JMP     rd32
 
-rdig32:
-	VPADDD  Z26, Z6, Z8
-	VPANDD  Z28, Z8, Z8
+rnext32:
+	VPSRAD  X29, Z6, Z6       // the next digit's w
+	VPADDD  Z26, Z6, Z6
+
+rd32:
+	VPANDD  Z28, Z6, Z8
 	VPSUBD  Z26, Z8, Z8
-	VPSUBD  Z8, Z6, Z6
-	VPSRAD  X29, Z6, Z6
 	VPCMPGTD  Z8, Z19, K5
 	VMOVDQA32 Z8, Z10
 	VPADDD    Z20, Z8, K5, Z10
@@ -138,7 +145,7 @@ rdig32:
 	VMOVDQU32 Z8, (R15)(R11*1)
 	ADDQ    $2, R12
 	CMPQ    R12, R9
-	JLT     rdig32
+	JLT     rnext32
 
 rnext:
 	ADDQ $64, R11
