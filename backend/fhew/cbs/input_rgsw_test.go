@@ -2,6 +2,8 @@ package cbs
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"math"
 	mrand "math/rand/v2"
 	"os"
@@ -458,4 +460,82 @@ func TestInputRGSWNoise128(t *testing.T) {
 	k := keys128(t)
 	measureInputRows(t, k, 6)
 	measureDirectTable(t, k, 40)
+}
+
+// TestInputRGSWEncoding round-trips input RGSWs (bit-identical rows, the A
+// parts regenerated from the seed), builds a form from decoded ones, and
+// refuses bad encodings.
+func TestInputRGSWEncoding(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	bits := []bool{true, false, true}
+	cs := inputRGSWs(t, k, bits)
+	if cs[0].seed == cs[1].seed {
+		t.Fatal("two ciphertexts share a seed")
+	}
+	size := InputRGSWSize(k.p)
+	if want := 32 + cs[0].SizeBytes()/2; size != want {
+		t.Fatalf("InputRGSWSize %d, want %d", size, want)
+	}
+	dec := make([]*InputRGSW, len(cs))
+	var enc []byte
+	for i, c := range cs {
+		b, err := AppendInputRGSW(nil, c)
+		if err != nil || len(b) != size {
+			t.Fatalf("encoding of %d bytes (%v), want %d", len(b), err, size)
+		}
+		enc = b
+		if dec[i], err = DecodeInputRGSW(k.p, b); err != nil {
+			t.Fatal(err)
+		}
+		for j := range c.rows.B {
+			for _, pr := range [][2][2][]uint32{{c.rows.B[j], dec[i].rows.B[j]}, {c.rows.A[j], dec[i].rows.A[j]}} {
+				for res := 0; res < 2; res++ {
+					for x := range pr[0][res] {
+						if pr[0][res][x] != pr[1][res][x] {
+							t.Fatalf("ciphertext %d row %d differs after decoding", i, j)
+						}
+					}
+				}
+			}
+		}
+	}
+	out := k.ev.NewRGSW()
+	if err := k.ev.InputFormRGSW(dec, out, NewScratch(k.p)); err != nil {
+		t.Fatal(err)
+	}
+	if worst := checkRGSW(t, k, out, 0); worst > 16*math.Sqrt(k.p.InputFormRowVar(3)) {
+		t.Fatalf("form of decoded inputs: row error 2^%.1f", log2(worst))
+	}
+	// Another seed regenerates other A parts: the rows no longer decrypt.
+	other := append([]byte(nil), enc...)
+	other[0] ^= 1
+	c, err := DecodeInputRGSW(k.p, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.ev.InputFormRGSW([]*InputRGSW{c}, out, NewScratch(k.p)); err != nil {
+		t.Fatal(err)
+	}
+	if worst := checkRGSW(t, k, out, 1); worst < float64(k.p.q)/16 {
+		t.Fatal("rows decrypt with another seed: the A parts do not come from the seed")
+	}
+	big := append([]byte(nil), enc...)
+	binary.LittleEndian.PutUint32(big[32+4*7:], k.p.ring.Q0)
+	var zero Params
+	for name, f := range map[string]func() error{
+		"short":     func() error { _, err := DecodeInputRGSW(k.p, enc[:size-1]); return err },
+		"long":      func() error { _, err := DecodeInputRGSW(k.p, append(enc, 0)); return err },
+		"residue":   func() error { _, err := DecodeInputRGSW(k.p, big); return err },
+		"other set": func() error { _, err := DecodeInputRGSW(keysFor(t, ToyCBS3).p, enc[:size-8]); return err },
+	} {
+		if err := f(); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v, want ErrFormat", name, err)
+		}
+	}
+	if _, err := DecodeInputRGSW(zero, enc); err == nil {
+		t.Error("zero Params accepted")
+	}
+	if _, err := AppendInputRGSW(nil, nil); err == nil {
+		t.Error("nil input RGSW encoded")
+	}
 }
