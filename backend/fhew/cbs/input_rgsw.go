@@ -71,8 +71,8 @@ func inputGadget(p Params) (Gadget, error) {
 // log Q = 54 (the drop is at most the CBS gadget's, so every CBS gadget
 // power 2^e is 2^k times an input gadget power with k < 13). Among
 // 3-digit gadgets it minimises the noise of one external product (digit
-// and rounding noise balanced: σ 2^19.9 per coefficient at STD128_CBS),
-// 2^-19 of a CBS row's; two digits cannot get below a CBS row's B-row
+// and rounding noise balanced: σ 2^19.9 per coefficient at STD128_CBS, a
+// variance 2^-19 of a CBS row's); two digits cannot get below a CBS row's B-row
 // energy and five (the trace gadget) cost 5/3 of the size for noise that
 // is already negligible (docs/fhew-cbs.md).
 func (p Params) InputGadget() Gadget {
