@@ -1,8 +1,8 @@
 package ring
 
 // Mono2Acc is one accumulator of DotRowsMono2Pair: its digits, its two
-// NTT-domain monomials and its two accumulator polynomials (the B and A
-// parts), as in DotRowsMono2.
+// NTT-domain monomials (in Montgomery form, MontgomeryForm) and its two
+// accumulator polynomials (the B and A parts), as in DotRowsMono2.
 type Mono2Acc struct {
 	Digits       []Poly2
 	Mono1, Mono2 Poly2

@@ -82,6 +82,24 @@
 	VPMULUDQ Z24, T, T \
 	VPSUBQ   T, X, X
 
+// REDC(X, T): X -> X·2^-32 in [0, 2Q), as in rns2_fused_amd64.s, -Q^-1
+// mod 2^32 broadcast from c[10].
+#define REDC(X, T) \
+	VPMULUDQ.BCST 80(R10), X, T \
+	VPMULUDQ      Z24, T, T \
+	VPADDQ        T, X, X \
+	VPSRLQ        $32, X, X
+
+#define REDC8(S0, S1, S2, S3, S4, S5, S6, S7) \
+	REDC(S0, Z16) \
+	REDC(S1, Z17) \
+	REDC(S2, Z18) \
+	REDC(S3, Z19) \
+	REDC(S4, Z20) \
+	REDC(S5, Z21) \
+	REDC(S6, Z25) \
+	REDC(S7, Z26)
+
 // BARRETT1(X, T): X -> X mod Q, as in rns2_fused_amd64.s.
 #define BARRETT1(X, T) \
 	VPSRLVQ  Z31, X, T \
@@ -92,7 +110,7 @@
 	VPSUBQ   Z24, X, T \
 	VPMINUQ  T, X, X
 
-// LAZY8, MONOMUL (odd slots read 4 bytes on) or MONOMULS (shifted, last
+// REDC8, MONOMUL (odd slots read 4 bytes on) or MONOMULS (shifted, last
 // block), ACCSTORE: one accumulator's sums reduced, times the monomials at
 // M1, M2, B1 + B2 and A1 + A2, plus the accumulators at AB, AA, reduced and
 // stored; FINISH, FINISHS: both accumulators.
@@ -163,14 +181,14 @@
 #define FINISH \
 	MOVQ 0(SI), R13 \
 	MOVQ 8(SI), R14 \
-	LAZY8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
+	REDC8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MONOMUL(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 0(DI), R13 \
 	MOVQ 8(DI), R14 \
 	ACCSTORE(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 16(SI), R13 \
 	MOVQ 24(SI), R14 \
-	LAZY8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
+	REDC8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
 	MONOMUL(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
 	MOVQ 16(DI), R13 \
 	MOVQ 24(DI), R14 \
@@ -179,20 +197,20 @@
 #define FINISHS \
 	MOVQ 0(SI), R13 \
 	MOVQ 8(SI), R14 \
-	LAZY8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
+	REDC8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MONOMULS(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 0(DI), R13 \
 	MOVQ 8(DI), R14 \
 	ACCSTORE(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 16(SI), R13 \
 	MOVQ 24(SI), R14 \
-	LAZY8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
+	REDC8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
 	MONOMULS(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
 	MOVQ 16(DI), R13 \
 	MOVQ 24(DI), R14 \
 	ACCSTORE(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
-// func rns2DotRowsMono2x2AVX512(ptrs *[6 * maxFusedDigits]*uint32, np int, n int, monos, accs *[4]*uint32, c *[10]uint64)
+// func rns2DotRowsMono2x2AVX512(ptrs *[6 * maxFusedDigits]*uint32, np int, n int, monos, accs *[4]*uint32, c *[11]uint64)
 //
 // One residue of RNS2.DotRowsMono2Pair, 16 slots per iteration: ptrs
 // holds (digit0, digit1, rowB1, rowA1, rowB2, rowA2) per digit,

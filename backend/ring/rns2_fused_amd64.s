@@ -76,6 +76,27 @@
 	LAZYBAR(Z6, Z16) \
 	LAZYBAR(Z7, Z17)
 
+// REDC(X, T): X (< 2^32·Q) -> (X + m·Q)/2^32 in [0, 2Q), congruent to
+// X·2^-32, m = X·(-Q^-1) mod 2^32 (Z25 = -Q^-1 mod 2^32): Montgomery's
+// reduction, one op fewer than LAZYBAR. The final digit sums take it (the
+// monomials come times 2^32, which cancels the 2^-32); the intermediate
+// reductions of long digit lists keep LAZYBAR, which does not scale.
+#define REDC(X, T) \
+	VPMULUDQ Z25, X, T \
+	VPMULUDQ Z24, T, T \
+	VPADDQ   T, X, X \
+	VPSRLQ   $32, X, X
+
+#define REDC8 \
+	REDC(Z0, Z10) \
+	REDC(Z1, Z11) \
+	REDC(Z2, Z12) \
+	REDC(Z3, Z13) \
+	REDC(Z4, Z14) \
+	REDC(Z5, Z15) \
+	REDC(Z6, Z16) \
+	REDC(Z7, Z17)
+
 // BARRETT1(X, T): X (< 2^(30+b)) -> X mod Q in [0, Q) with one
 // conditional subtraction: q = ((X >> (b-2))·mu) >> 33 (Z31 = b-2, the
 // same mu = floor(2^(b+31)/Q)) misses floor(X/Q) by at most 1, since
@@ -147,7 +168,7 @@
 	VMOVDQU32 Z0, (DX)(R11*1) \
 	VMOVDQU32 Z2, (BX)(R11*1)
 
-// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[10]uint64)
+// func rns2DotRowsMono2AVX512(ptrs *[5 * maxFusedDigits]*uint32, np int, n int, mono1, mono2, accB, accA *uint32, c *[11]uint64)
 //
 // One residue of RNS2.DotRowsMono2, 16 slots per iteration: ptrs holds
 // (digit, rowB1, rowA1, rowB2, rowA2) per digit, np = 5·digits. Even and
@@ -155,10 +176,11 @@
 // sums (B1, A1, B2, A2; even, odd) stay in registers across all digits
 // (the first digit's products initialise them) and are reduced to [0, 3Q)
 // (LAZYBAR) after each group of c[9]/5 digits (R15: the next group's
-// pointer index) and at the end. Then acc + mono1·sum1 + mono2·sum2 is
-// reduced once per slot (BARRETT1) and stored back; dotRowsMono2Group
-// checked both bounds for digits below 4Q. n is a multiple of 16.
-// c = Modulus32.vecConst, b-1, mu, b-2, 5·group.
+// pointer index), and at the end to [0, 2Q) times 2^-32 (REDC). Then
+// acc + mono1·sum1 + mono2·sum2 (the monomials times 2^32) is reduced once
+// per slot (BARRETT1) and stored back; dotRowsMono2Group checked the bounds
+// for digits below 4Q. n is a multiple of 16. c = Modulus32.vecConst, b-1,
+// mu, b-2, 5·group, -Q^-1 mod 2^32.
 TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	MOVQ ptrs+0(FP), R8
 	MOVQ np+8(FP), R9
@@ -169,7 +191,7 @@ TEXT ·rns2DotRowsMono2AVX512(SB), NOSPLIT, $0-64
 	MOVQ accA+48(FP), BX
 	MOVQ c+56(FP), R10
 	VPBROADCASTQ 0(R10), Z24  // Q
-	VPBROADCASTQ 8(R10), Z25  // 2Q
+	VPBROADCASTQ 80(R10), Z25 // -Q^-1 mod 2^32
 	VPBROADCASTQ 40(R10), Z28 // 2^32-1
 	VPBROADCASTQ 48(R10), Z22 // b-1
 	VPBROADCASTQ 56(R10), Z23 // mu
@@ -222,7 +244,7 @@ mmac:
 	JLT       mdigit
 
 mreduce:
-	LAZY8
+	REDC8
 	MONO
 	ACCSTORE
 	ADDQ $64, R11
@@ -269,7 +291,7 @@ lmac:
 	JLT       ldigit
 
 lreduce:
-	LAZY8
+	REDC8
 	MONOS
 	ACCSTORE
 

@@ -16,6 +16,13 @@ func mono2LazyBar(x uint64, q uint32) uint64 {
 	return x - uint64(uint32(t))*uint64(q)
 }
 
+// mono2Redc is the kernels' final reduction of a digit sum (REDC in
+// rns2_fused_amd64.s): (x + m·Q)/2^32 with m = x·(-Q^-1) mod 2^32.
+func mono2Redc(x uint64, q uint32) uint64 {
+	m := uint32(x) * montNegInv32(q)
+	return (x + uint64(m)*uint64(q)) >> 32
+}
+
 func mono2Barrett1(x uint64, q uint32) uint64 {
 	b := uint(bits.Len32(q))
 	mu := (uint64(1) << (b + 31)) / uint64(q)
@@ -27,8 +34,9 @@ func mono2Barrett1(x uint64, q uint32) uint64 {
 // TestDotRowsMono2Reductions checks, for every prime dotRowsMono2Group
 // admits among the CBS primes and primes of 14 to 29 bits, that the lazy
 // reduction of a digit sum (a group of digits below 4Q on a sum already
-// reduced to [0, 3Q)) lands in [0, 3Q) and congruent, and the final one in
-// [0, Q) and congruent, over the whole admitted range's extremes (0,
+// reduced to [0, 3Q)) lands in [0, 3Q) and congruent, its REDC in [0, 2Q)
+// and congruent to the sum·2^-32, and the final reduction in [0, Q) and
+// congruent, over the whole admitted range's extremes (0,
 // multiples of Q and their neighbours, the maximum) and random values; and
 // that the group is the largest that fits (one digit more overflows the
 // lazy reduction's range).
@@ -59,6 +67,9 @@ func TestDotRowsMono2Reductions(t *testing.T) {
 			if x <= lazyMax {
 				if y := mono2LazyBar(x, q); y >= 3*uint64(q) || y%uint64(q) != x%uint64(q) {
 					t.Fatalf("Q=%d group=%d: lazy reduction of %d gives %d", q, g, x, y)
+				}
+				if y := mono2Redc(x, q); y >= 2*uint64(q) || (y<<32)%uint64(q) != x%uint64(q) {
+					t.Fatalf("Q=%d group=%d: REDC of %d gives %d", q, g, x, y)
 				}
 			}
 			if x <= finalMax {

@@ -6,15 +6,49 @@ import (
 )
 
 // dotRowsMono2Ref is DotRowsMono2 as the unfused sequence GINX used
-// before it: two DotRows and four MulCoeffsAdd.
+// before it: two DotRows and four MulCoeffsAdd, with the monomials taken
+// out of Montgomery form (times 2^-32 mod Q_i) first.
 func (r *RNS2) dotRowsMono2Ref(digits []Poly2, rowsB1, rowsA1, rowsB2, rowsA2 []Poly2, mono1, mono2, accB, accA Poly2) {
 	pB, pA, mB, mA := r.NewPoly(), r.NewPoly(), r.NewPoly(), r.NewPoly()
 	r.dotRowsRef(digits, rowsB1, rowsA1, pB, pA)
 	r.dotRowsRef(digits, rowsB2, rowsA2, mB, mA)
-	r.MulCoeffsAdd(mono1, pB, accB)
-	r.MulCoeffsAdd(mono1, pA, accA)
-	r.MulCoeffsAdd(mono2, mB, accB)
-	r.MulCoeffsAdd(mono2, mA, accA)
+	mu1, mu2 := r.NewPoly(), r.NewPoly()
+	for i, nt := range r.NTT {
+		inv, _ := InvMod((1<<32)%uint64(nt.Q), uint64(nt.Q))
+		nt.MulScalar(mono1[i], uint32(inv), mu1[i])
+		nt.MulScalar(mono2[i], uint32(inv), mu2[i])
+	}
+	r.MulCoeffsAdd(mu1, pB, accB)
+	r.MulCoeffsAdd(mu1, pA, accA)
+	r.MulCoeffsAdd(mu2, mB, accB)
+	r.MulCoeffsAdd(mu2, mA, accA)
+}
+
+// TestMontgomeryForm checks MontgomeryForm against x·2^32 mod Q_i and the
+// REDC constants against their definitions.
+func TestMontgomeryForm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	for _, r := range rnsRings(t) {
+		a := r.NewPoly()
+		for i, nt := range r.NTT {
+			copy(a[i], randPoly32(rng, r.N, nt.Q))
+			if m := montNegInv32(nt.Q); m*nt.Q != ^uint32(0) {
+				t.Fatalf("Q=%d: -Q^-1 = %d, Q·it = %d", nt.Q, m, m*nt.Q)
+			}
+			if v := montRInv(nt.Q); v >= uint64(nt.Q) || v<<32%uint64(nt.Q) != 1 {
+				t.Fatalf("Q=%d: 2^-32 = %d", nt.Q, v)
+			}
+		}
+		got := r.NewPoly()
+		r.MontgomeryForm(a, got)
+		for i, nt := range r.NTT {
+			for k := range got[i] {
+				if want := uint32(uint64(a[i][k]) << 32 % uint64(nt.Q)); got[i][k] != want {
+					t.Fatalf("N=%d residue %d slot %d: %d, want %d", r.N, i, k, got[i][k], want)
+				}
+			}
+		}
+	}
 }
 
 // fusedOperands holds random DotRowsMono2 operands; edge selects how

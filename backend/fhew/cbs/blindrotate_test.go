@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
 // blindRotateUnfused is blindRotate as it was before ring.DotRowsMono2:
@@ -23,7 +25,10 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 	}
 	dig := sc.dig[:2*l]
 	mB, mA := r.NewPoly(), r.NewPoly() // the second product (the fused step needs no such buffer)
-	mp, mm := r.NewPoly(), r.NewPoly() // the monomials (ev.mono holds them times N^-1)
+	mp, mm := r.NewPoly(), r.NewPoly() // the monomials (ev.mono holds them times N^-1·2^32)
+	Q := r.Modulus()
+	inv32, _ := ring.InvMod((1<<32)%Q, Q)
+	unscale := ring.MulMod64(uint64(p.ringN), inv32, Q)
 	for i := 0; i < n; i++ {
 		a := int(sc.alpha[i])
 		if a == 0 {
@@ -39,8 +44,8 @@ func (ev *Evaluator) blindRotateUnfused(sc *Scratch) {
 		kp, km := ev.ek.brk[i][0], ev.ek.brk[i][1]
 		r.DotRows(dig, kp.B, kp.A, sc.pB, sc.pA)
 		r.DotRows(dig, km.B, km.A, mB, mA)
-		r.MulScalar(ev.mono[(M-a)%M], uint64(p.ringN), mp)
-		r.MulScalar(ev.mono[a], uint64(p.ringN), mm)
+		r.MulScalar(ev.mono[(M-a)%M], unscale, mp)
+		r.MulScalar(ev.mono[a], unscale, mm)
 		r.MulCoeffsAdd(mp, sc.pB, sc.accB)
 		r.MulCoeffsAdd(mp, sc.pA, sc.accA)
 		r.MulCoeffsAdd(mm, mB, sc.accB)

@@ -15,7 +15,7 @@ type Evaluator struct {
 	r     *ring.RNS2
 	ek    *EvaluationKey
 	f     ring.Poly2   // CBS test polynomial (coefficient domain)
-	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N) (see blindRotateBatch)
+	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N), in Montgomery form (see blindRotateBatch)
 	nInv  uint64       // N^-1 mod Q
 	halfG []uint64     // g_j/2 of the CBS gadget
 }
@@ -56,6 +56,7 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		r.SetCentered(one, ev.mono[k])
 		r.Forward(ev.mono[k], ev.mono[k])
 		r.MulScalar(ev.mono[k], inv, ev.mono[k])
+		r.MontgomeryForm(ev.mono[k], ev.mono[k]) // as DotRowsMono2 takes it
 	}
 	return ev, nil
 }
