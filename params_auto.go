@@ -224,7 +224,7 @@ func (e fhewEngine) compileAuto(c *ir.Circuit, t Target, cfg *compileConfig) (*i
 	cfg.choice = pc
 	if r, ok := byName[best.Params]; ok {
 		if cfg.observe != nil {
-			cfg.observe("wide-map", r.s.(*wideScheme).describe(r.plan))
+			cfg.observe("wide-map", r.s.describe(r.plan))
 		}
 		return r.d, r.s, nil
 	}

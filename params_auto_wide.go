@@ -18,7 +18,7 @@ import (
 type wideCandidate struct {
 	name    string
 	d       *ir.Circuit
-	s       scheme
+	s       *wideScheme
 	plan    *ir.WidePlan
 	cost    float64
 	failure float64
@@ -56,7 +56,7 @@ func fhewAutoWide(c *ir.Circuit) []wideCandidate {
 		}
 		mapped := func(j int) bool { return out[j].err == nil && out[j].from == "" }
 		if j := slices.IndexFunc(opts, func(o optimize.WideOptions) bool { return o == opt }); j >= 0 && mapped(j) {
-			r.d, r.s, r.plan, r.cost = out[j].d, s, out[j].plan, out[j].cost
+			r.d, r.s, r.plan, r.cost = out[j].d, ws, out[j].plan, out[j].cost
 			r.failure = ws.planFailureLog2(r.plan)
 			out, opts = append(out, r), append(opts, opt)
 			continue
@@ -67,8 +67,9 @@ func fhewAutoWide(c *ir.Circuit) []wideCandidate {
 			out, opts = append(out, r), append(opts, opt)
 			continue
 		}
-		r.d, r.s, r.cost, r.failure, r.err = wideAutoCost(c, name)
+		r.d, _, r.cost, r.failure, r.err = wideAutoCost(c, name)
 		if r.err == nil {
+			r.s = ws
 			r.plan, r.err = ws.plan(r.d) // cached by wideAutoCost
 		}
 		out, opts = append(out, r), append(opts, opt)
