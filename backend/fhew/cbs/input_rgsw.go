@@ -12,8 +12,8 @@ import (
 // does not need a circuit bootstrap when the client, who holds the secret
 // key, also sends every input bit as an RGSW ciphertext: the executor
 // builds RGSW(x_1 ⊕ … ⊕ x_t) from them with 2ℓ_c(t − 1) external products
-// (a few hundredths of a CBS for t = 2; docs/fhew-cbs.md, "Client-side RGSW
-// inputs").
+// (about a hundredth of a CBS for t = 2; docs/fhew-cbs.md, "Client-side
+// RGSW inputs").
 
 // InputRGSW is the client's RGSW encryption of one circuit input bit b
 // under the ring key z with the input gadget (Params.InputGadget; NTT
@@ -44,19 +44,19 @@ func (c *InputRGSW) SizeBytes() int {
 // inputGadget returns the input gadget of p and reports whether it is
 // usable (see InputGadget).
 func inputGadget(p Params) (Gadget, error) {
+	if !p.valid() {
+		return Gadget{}, errors.New("cbs: zero Params (use NewParams)")
+	}
 	digits := 3
 	// EvalPlan's workers build forms in their Scratch, whose digit buffers
-	// hold 2·max(ℓ_br, ℓ_trace, ℓ_c) polynomials (no named set has fewer
-	// than 6).
+	// hold 2·max(ℓ_br, ℓ_trace, ℓ_c) polynomials (10 or more in every
+	// named set).
 	if 2*digits > 2*maxInt(p.lit.BR.Digits, maxInt(p.lit.Trace.Digits, p.lit.CBS.Digits)) {
 		digits = 2
 	}
 	drop := min(16, p.lit.CBS.Drop)
 	logB := (p.logQ + 1 - drop + digits - 1) / digits
 	g := Gadget{LogB: logB, Digits: digits, Drop: drop}
-	if !p.valid() {
-		return g, errors.New("cbs: invalid parameter set")
-	}
 	if err := p.ring.CheckDecompose(g.LogB, g.Digits, g.Drop); err != nil {
 		return g, fmt.Errorf("cbs: no input gadget for %s: %w", p.lit.Name, err)
 	}
@@ -123,7 +123,7 @@ func (enc *Encryptor) EncryptInputRGSW(bits []bool) ([]*InputRGSW, error) {
 // domainInputRGSW separates the input RGSWs' public streams from the
 // evaluation key's (keyseed.go); each ciphertext has its own seed, derived
 // from a fresh crypto/rand seed per EncryptInputRGSW call and its index.
-const domainInputRGSW uint64 = 0x5247_5357_494e // "NIWSGR"
+const domainInputRGSW uint64 = 0x5247_5357_494e // "RGSWIN"
 
 // expandInputA fills the A polynomial of every row of c (rows 0..2ℓ_in-1
 // in order, NTT domain, mod Q0 then Q1) from c's seed, as keyseed.go does
