@@ -73,7 +73,7 @@ func (p Params) InputFormCost(terms int) float64 {
 // N·InputFormRowVar below a CBS row's B-row energy (Noise.RowBEnergy), so
 // that at every CMux position such an input adds less noise than a
 // bootstrapped one and TableOutputVar (hence MaxTerms) stays a bound for
-// tables that mix both. 70 at STD128_CBS (by cost; the noise allows 315).
+// tables that mix both. 70 at STD128_CBS (by cost; the noise allows 322).
 func (p Params) InputFormMaxTerms() int {
 	if _, err := inputGadget(p); err != nil {
 		return 0

@@ -199,6 +199,34 @@ func TestEvalPlanInputRGSW(t *testing.T) {
 	}
 }
 
+// TestEvalPlanInputRGSWTermLimit: an input form of more terms than
+// InputFormMaxTerms is bootstrapped, a shorter one is not.
+func TestEvalPlanInputRGSWTermLimit(t *testing.T) {
+	k := keysFor(t, ToyCBS)
+	mt := k.p.InputFormMaxTerms()
+	long := ir.LinearForm{}
+	for s := int32(0); s <= int32(mt); s++ {
+		long.Terms = append(long.Terms, s)
+	}
+	n := mt + 1
+	plan := &ir.WidePlan{Name: "long", Inputs: []ir.Bus{{Name: "x", Width: n}}, NumInputs: n,
+		Outputs: []ir.Bus{{Name: "y", Width: 1}}, OutForms: []ir.LinearForm{{Terms: []int32{int32(n)}}},
+		Tables: []ir.WideTable{{In: []ir.LinearForm{long, {Terms: long.Terms[:mt]}}, Out: [][]uint64{{0b0110}}}}}
+	if err := plan.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	rng := mrand.New(mrand.NewPCG(53, 54))
+	bits := make([]bool, n)
+	for i := range bits {
+		bits[i] = rng.IntN(2) == 1
+	}
+	want, _ := plan.Eval(bits)
+	got, done, total := evalWithInputs(t, k, plan, bits, true, 2)
+	if done != 1 || total != 1 || got[0] != want[0] {
+		t.Fatalf("%d-term limit: %d of %d bootstraps (want 1 of 1), output %v want %v", mt, done, total, got[0], want[0])
+	}
+}
+
 // TestInputRGSWErrors: wrong counts, nil entries, another set's or a
 // malformed ciphertext, bad buffers: errors, not panics.
 func TestInputRGSWErrors(t *testing.T) {
