@@ -55,7 +55,9 @@
 	VPBROADCASTD AX, Z30 \
 	VPADDD Z30, Z30, Z31 \
 	MOVL $0x5555, AX \
-	KMOVW AX, K2
+	KMOVW AX, K2 \
+	MOVL $0xaaaa, AX \
+	KMOVW AX, K3
 
 // CT_NR: Cooley–Tukey butterfly without Harvey's reduction of X (the
 // noXRed kernels): (X, Y) = (X+T, X-T+2Q). Entries grow by less than 2Q per
@@ -129,6 +131,29 @@
 	VPERMI2D  Y, X, T1 \
 	VMOVDQA32 T0, X \
 	VMOVDQA32 T1, Y
+
+// SWAPL0, SWAPL1, SWAPL3 (X, Y, T): exchange the register bit of a chunk
+// (X = reg 0, Y = reg 1) with lane bit 0, 1 or 3, i.e. the layout changes
+// L1 <-> L0, L2 <-> L1 and natural <-> L3 (avx_layout.go), each its own
+// inverse. They replace PERM2M there: two merged VPSHUFD, the VPUNPCK*QDQ
+// pair or two VSHUFI64X2 instead of two VPERMI2D and their index loads.
+// SWAPL0 needs K2 = even lanes, K3 = odd lanes (SETUP_Q). Clobber T.
+// (L3 <-> L2, lane bit 2, by two merged VSHUFI64X2 measured no faster than
+// PERM2M and is not used.)
+#define SWAPL0(X, Y, T) \
+	VMOVDQA32 X, T \
+	VPSHUFD   $0xa0, Y, K3, X \
+	VPSHUFD   $0xf5, T, K2, Y
+
+#define SWAPL1(X, Y, T) \
+	VPUNPCKHQDQ Y, X, T \
+	VPUNPCKLQDQ Y, X, X \
+	VMOVDQA32   T, Y
+
+#define SWAPL3(X, Y, T) \
+	VSHUFI64X2 $0xee, Y, X, T \
+	VSHUFI64X2 $0x44, Y, X, X \
+	VMOVDQA32  T, Y
 
 // SHOUP_BM: SHOUP_B with the per-lane twiddles at WP and companions at WSP
 // in memory (lanes 2j, 2j+1 share a twiddle, so no companion shift).

@@ -104,10 +104,10 @@ fbloop:
 	CT_NR(Z6, Z7, Z19)
 
 	// Natural -> L3.
-	PERM2M(Z0, Z1, 0(R10), 64(R10), Z8, Z9)
-	PERM2M(Z2, Z3, 0(R10), 64(R10), Z10, Z11)
-	PERM2M(Z4, Z5, 0(R10), 64(R10), Z12, Z13)
-	PERM2M(Z6, Z7, 0(R10), 64(R10), Z14, Z15)
+	SWAPL3(Z0, Z1, Z8)
+	SWAPL3(Z2, Z3, Z10)
+	SWAPL3(Z4, Z5, Z12)
+	SWAPL3(Z6, Z7, Z14)
 
 	// t = 8: two twiddles per chunk.
 #ifndef NR
@@ -138,10 +138,10 @@ fbloop:
 	CT_NR(Z4, Z5, Z20)
 	SHOUP_BM(Z7, 384(R13), 448(R13), Z25, Z11, Z12)
 	CT_NR(Z6, Z7, Z25)
-	PERM2M(Z0, Z1, 256(R10), 320(R10), Z8, Z9)
-	PERM2M(Z2, Z3, 256(R10), 320(R10), Z10, Z11)
-	PERM2M(Z4, Z5, 256(R10), 320(R10), Z12, Z13)
-	PERM2M(Z6, Z7, 256(R10), 320(R10), Z14, Z15)
+	SWAPL1(Z0, Z1, Z8)
+	SWAPL1(Z2, Z3, Z10)
+	SWAPL1(Z4, Z5, Z12)
+	SWAPL1(Z6, Z7, Z14)
 
 	// t = 2: eight twiddles per chunk.
 #ifndef NR
@@ -155,10 +155,10 @@ fbloop:
 	CT_NR(Z4, Z5, Z20)
 	SHOUP_BM(Z7, 384(R14), 448(R14), Z25, Z11, Z12)
 	CT_NR(Z6, Z7, Z25)
-	PERM2M(Z0, Z1, 384(R10), 448(R10), Z8, Z9)
-	PERM2M(Z2, Z3, 384(R10), 448(R10), Z10, Z11)
-	PERM2M(Z4, Z5, 384(R10), 448(R10), Z12, Z13)
-	PERM2M(Z6, Z7, 384(R10), 448(R10), Z14, Z15)
+	SWAPL0(Z0, Z1, Z8)
+	SWAPL0(Z2, Z3, Z10)
+	SWAPL0(Z4, Z5, Z12)
+	SWAPL0(Z6, Z7, Z14)
 
 	// t = 1: sixteen twiddles per chunk, one per lane.
 #ifdef NR

@@ -59,6 +59,15 @@ func BenchmarkRNS2Inverse(b *testing.B) {
 	}
 }
 
+// BenchmarkRNS2InverseUnscaled is BenchmarkRNS2Inverse without N^-1 (the
+// blind rotation's inverse transforms).
+func BenchmarkRNS2InverseUnscaled(b *testing.B) {
+	s := newRNSBench(b)
+	for b.Loop() {
+		s.r.InverseUnscaled(s.a, s.tmp)
+	}
+}
+
 func BenchmarkRNS2Decompose4(b *testing.B) {
 	s := newRNSBench(b)
 	for b.Loop() {
