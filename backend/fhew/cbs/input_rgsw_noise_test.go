@@ -204,5 +204,5 @@ func TestInputRGSWNoise128(t *testing.T) {
 	}
 	k := keys128(t)
 	measureInputRows(t, k, 6)
-	measureDirectTable(t, k, 40)
+	measureDirectTable(t, k, 160)
 }
