@@ -154,6 +154,12 @@ func (c *Ciphertexts) Bits() int {
 // ciphertext per bit and instance, all evaluated in one run; BGV: one
 // instance per slot, as many packs as the slots require).
 func (k *ClientKey) Encrypt(p *Program, batch ...Values) (*Ciphertexts, error) {
+	return k.EncryptWith(p, EncryptOptions{}, batch...)
+}
+
+// EncryptWith is Encrypt with options (EncryptOptions; the zero value is
+// Encrypt). An option the parameter set cannot honour is an error.
+func (k *ClientKey) EncryptWith(p *Program, opt EncryptOptions, batch ...Values) (*Ciphertexts, error) {
 	if len(batch) == 0 {
 		return nil, errors.New("no input sets to encrypt")
 	}
@@ -174,13 +180,26 @@ func (k *ClientKey) Encrypt(p *Program, batch ...Values) (*Ciphertexts, error) {
 		}
 		bits[j] = b
 	}
+	var rgsw rgswEncrypter
+	if opt.InputRGSW {
+		var ok bool
+		if rgsw, ok = k.sk.(rgswEncrypter); !ok {
+			return nil, errNoInputRGSW(k.engine.Name(), k.scheme.name())
+		}
+	}
 	out := &Ciphertexts{kind: ctInputs, engine: k.engine, scheme: k.scheme, key: k.id,
 		circuitHash: p.sourceHash, circuitName: p.name, layout: layoutOf(p.circuit.Inputs)}
 	slots := k.scheme.slots()
 	for start := 0; start < len(bits); start += slots {
 		chunk := bits[start:min(start+slots, len(bits))]
 		replicate := len(bits) == 1 && slots > 1
-		cts, err := k.sk.encrypt(p, chunk, replicate)
+		var cts []backend.Ciphertext
+		var err error
+		if rgsw != nil { // one-slot sets only: a pack is one instance
+			cts, err = rgsw.encryptInputRGSW(p, chunk[0])
+		} else {
+			cts, err = k.sk.encrypt(p, chunk, replicate)
+		}
 		if err != nil {
 			return nil, err
 		}

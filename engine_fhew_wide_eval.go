@@ -15,7 +15,8 @@ import (
 )
 
 // The wide-table sets' keys, ciphertexts and runs (engine_fhew_wide.go has
-// the sets, their compile and their plans): every bit is a cbs.WideBit,
+// the sets, their compile and their plans): every bit is a cbs.WideBit
+// (an input bit with its RGSW a wideInput, engine_fhew_wide_rgsw.go),
 // and a program runs as a whole plan per pack (runPlan) instead of node
 // by node through the runtime.
 
@@ -48,20 +49,11 @@ func (s *wideScheme) readServerKey(body []byte) (serverKey, error) {
 }
 
 func (s *wideScheme) encode(cts []backend.Ciphertext) (int, [][]byte, error) {
-	size := cbs.WideBitSize(s.p)
-	out := make([][]byte, len(cts))
-	for i, ct := range cts {
-		w, ok := ct.(*cbs.WideBit)
-		if !ok || len(w.A) != s.p.N() {
-			return 0, nil, fmt.Errorf("internal error: ciphertext %d is %T, not a wide bit of %s", i, ct, s.name())
-		}
-		out[i] = cbs.AppendWideBit(make([]byte, 0, size), w)
-	}
-	return size, out, nil
+	return s.encodeWide(cts)
 }
 
 func (s *wideScheme) decode(data []byte) (backend.Ciphertext, error) {
-	return cbs.DecodeWideBit(s.p, data)
+	return s.decodeWide(data)
 }
 
 // wideSecret is a wide-table secret key.
@@ -105,9 +97,14 @@ func (k *wideSecret) decrypt(cts []backend.Ciphertext, n int) ([][]bool, error) 
 	return [][]bool{bits}, nil
 }
 
-// wideBits converts ciphertexts to wide bits.
+// wideBits converts ciphertexts to wide bits (an input's without its
+// RGSW).
 func wideBits(cts []backend.Ciphertext) ([]*cbs.WideBit, error) {
-	return concreteCiphertexts[*cbs.WideBit](cts, "ciphertext", "a wide bit")
+	bits, _, err := wideParts([][]backend.Ciphertext{cts})
+	if err != nil {
+		return nil, err
+	}
+	return bits[0], nil
 }
 
 // wideServer is a wide-table evaluation key; its evaluator (64 MB of
@@ -129,7 +126,7 @@ func (k *wideServer) evaluator(p *Program) (backend.Evaluator, error) {
 
 func (k *wideServer) check(_ *Program, in []backend.Ciphertext) error {
 	for i, ct := range in {
-		if w, ok := ct.(*cbs.WideBit); !ok || len(w.A) != k.s.p.N() {
+		if w, _ := wideOf(ct); w == nil || len(w.A) != k.s.p.N() {
 			return fmt.Errorf("input ciphertext %d is %T, not a wide bit of %s", i, ct, k.s.name())
 		}
 	}
@@ -176,14 +173,22 @@ type planRunner interface {
 }
 
 // runPlan evaluates p's plan on each pack in turn, every pack on all
-// threads. Stats count the circuit bootstraps run (the plan's distinct
-// table input forms, per pack) as the costly operations and the tables as
+// threads, with the packs' input RGSWs when they carry them
+// (EncryptOptions.InputRGSW). Stats count the circuit bootstraps run (the
+// plan's distinct table input forms, per pack, less those built from input
+// RGSWs) as the costly operations and the tables as
 // the nodes; Busy is the executor workers' time inside CBS and vertical
 // packing, CPU the process's. Progress follows every circuit bootstrap.
 func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.Ciphertext, opts EvalOptions) ([][]backend.Ciphertext, Stats, error) {
 	st := Stats{Slots: 1}
 	st.CostName = wideEvalCostName
 	st.Threads = min(opts.Threads, 4*goruntime.NumCPU()) // cbs.EvalPlan's own cap
+	// Every pack's bits, and their input RGSWs when all carry one (a mix
+	// is refused here, before the plan is mapped).
+	bits, rgsw, err := wideParts(packs)
+	if err != nil {
+		return nil, st, err
+	}
 	plan, err := k.s.planCtx(ctx, p.circuit)
 	if err != nil {
 		return nil, st, err
@@ -193,7 +198,11 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		return nil, st, k.err
 	}
 	ps := plan.Stats()
-	total := ps.DistinctIn * len(packs)
+	perPack := ps.DistinctIn // the circuit bootstraps of one pack
+	if rgsw != nil {
+		perPack -= wideDirectForms(plan, k.s.p.InputFormMaxTerms())
+	}
+	total := perPack * len(packs)
 	var busy atomic.Int64
 	copt := cbs.EvalOptions{Threads: opts.Threads, Busy: &busy}
 	if opts.Progress != nil && total > 0 { // as the runtime: no calls without costly operations
@@ -203,13 +212,17 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 	t0 := time.Now()
 	cpu0, cpuOK := hccrt.ProcessCPU()
 	outs := make([][]backend.Ciphertext, len(packs))
-	for i, pk := range packs {
-		in, err := wideBits(pk)
-		if err != nil {
-			return nil, st, err
+	for i := range packs {
+		in := bits[i]
+		copt.InputRGSW = nil
+		if rgsw != nil {
+			copt.InputRGSW = rgsw[i]
 		}
 		if opts.ReleaseInputs {
-			packs[i] = nil
+			packs[i], bits[i] = nil, nil
+			if rgsw != nil {
+				rgsw[i] = nil
+			}
 		}
 		res, err := k.ev.EvalPlan(ctx, plan, in, copt)
 		st.Busy = time.Duration(busy.Load())
@@ -218,7 +231,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 		}
 		outs[i] = asCiphertexts(res)
 		st.Nodes += ps.Tables
-		st.Costly += ps.DistinctIn
+		st.Costly += perPack
 	}
 	st.Wall = time.Since(t0)
 	if cpu1, ok := hccrt.ProcessCPU(); ok && cpuOK {

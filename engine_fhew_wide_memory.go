@@ -124,13 +124,7 @@ func wideWorkerBytes(p cbs.Params) int64 {
 func widePeakRGSW(plan *ir.WidePlan) int {
 	level := make([]int, plan.NumSignals())
 	base := plan.SignalBase()
-	key := func(f *ir.LinearForm) string {
-		b := make([]byte, 0, 4*len(f.Terms))
-		for _, t := range f.Terms {
-			b = append(b, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
-		}
-		return string(b)
-	}
+	key := wideFormKey
 	var byLevel [][]int
 	uses := map[string]int{}
 	for i := range plan.Tables {
@@ -185,11 +179,20 @@ func wideThreads(t int) int {
 // client never maps).
 func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate, error) {
 	bit := int64(cbs.WideBitSize(s.p))
+	inBit, inText := bit, "" // an input bit: with its RGSW, if any
+	if o.InputRGSW {
+		r := wideInputRGSWBytes(s.p)
+		if r == 0 {
+			return MemoryEstimate{}, errNoInputRGSW("fhew", s.name())
+		}
+		inBit += r
+		inText = fmt.Sprintf(", input bits with their RGSWs %s", bgv.FormatBytes(inBit))
+	}
 	packs := int64(max(o.Packs, 1))
 	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
 	gc := wideGCFactor()
 	if o.EncryptOnly {
-		return encryptOnlyEstimate(packs*in, bit), nil
+		return encryptOnlyEstimate(packs*in, inBit), nil
 	}
 	plan, err := s.plan(p.circuit)
 	if err != nil {
@@ -204,11 +207,15 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	if !o.Client {
 		copies = wideFileCopies // eval reads and writes ciphertext files
 	}
-	wait := copies * packs * max(in, out) * bit
+	// The waiting packs: inputs (with their RGSWs, which stay until the
+	// pack has run) or outputs, whichever is larger. The encodings beside
+	// them are counted at the in-memory size (half of it for an RGSW's
+	// seeded encoding): an upper bound.
+	wait := copies * packs * max(in*inBit, out*bit)
 	total := int64(gc * float64(keys+run+wait))
-	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s; x%.2g for the collector)",
+	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s%s; x%.2g for the collector)",
 		bgv.FormatBytes(total), bgv.FormatBytes(keys), bgv.FormatBytes(run), bits,
-		bgv.FormatBytes(bit), rgsw, threads, packs, max(in, out), bgv.FormatBytes(wait), gc)}, nil
+		bgv.FormatBytes(bit), rgsw, threads, packs, max(in, out), bgv.FormatBytes(wait), inText, gc)}, nil
 }
 
 var _ memoryScheme = (*wideScheme)(nil)

@@ -10,7 +10,8 @@ import (
 // panics and that whatever is accepted is exactly a valid encoding (it
 // re-encodes to the same bytes), so that damaged input is never taken for
 // a different value. The seeds are valid encodings of toy-set values
-// (ToySigned, ToySignedCMux, ToyM17).
+// (ToySigned, ToySignedCMux, ToyM17; ToyCBS ciphertexts with and without
+// input RGSWs).
 
 // fuzzSeeds builds one program, key pair and ciphertext set per engine.
 func fuzzSeeds(f *testing.F) (progs, secrets, servers, cts [][]byte) {
@@ -55,6 +56,28 @@ func fuzzSeeds(f *testing.F) (progs, secrets, servers, cts [][]byte) {
 			}
 			servers = append(servers, data)
 		}
+	}
+	// A wide-table set's inputs with their RGSWs (EncryptOptions.InputRGSW,
+	// 28 KiB per bit on ToyCBS: two bits only), so that the fuzzer reaches
+	// the wide bit + input RGSW encoding; the bare wide bits beside them.
+	p, err := Compile(HDL(`circuit w(a: bit, b: bit) -> (y: bit) { y = a & b; }`, ""), toyWide)
+	if err != nil {
+		f.Fatal(err)
+	}
+	ck, _, err := GenerateKeys(p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, opt := range []EncryptOptions{{InputRGSW: true}, {}} {
+		c, err := ck.EncryptWith(p, opt, randomInputs(p, 1, 1)...)
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := c.MarshalBinary()
+		if err != nil {
+			f.Fatal(err)
+		}
+		cts = append(cts, data)
 	}
 	return progs, secrets, servers, cts
 }

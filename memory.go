@@ -22,6 +22,10 @@ type MemoryOptions struct {
 	// the instances over the slots); 0 means 1. The packs not being
 	// evaluated wait, inputs or outputs, at their size.
 	Packs int
+	// InputRGSW prices inputs encrypted with EncryptOptions.InputRGSW
+	// (each input bit also holds its RGSW: 192 KiB in memory at
+	// STD128_CBS); sets without input RGSWs refuse it.
+	InputRGSW bool
 }
 
 // MemoryEstimate is a run's predicted peak memory.
@@ -58,6 +62,9 @@ func (p *Program) EstimateMemory(o MemoryOptions) (est MemoryEstimate, ok bool, 
 	// from the interface alone (the input bits), as hcc encrypt compiles it.
 	if p.interfaceOnly && !(!p.engine.clientNeedsPasses() && o.EncryptOnly) {
 		return MemoryEstimate{}, false, fmt.Errorf("%s was compiled with InterfaceOnly: no memory estimate", p.originName())
+	}
+	if _, wide := p.scheme.(*wideScheme); o.InputRGSW && !wide {
+		return MemoryEstimate{}, false, errNoInputRGSW(p.engine.Name(), p.scheme.name())
 	}
 	est, err = ms.estimateMemory(p, o)
 	return est, err == nil, err
