@@ -19,6 +19,7 @@ func encryptCommand() *command {
 			fs.BoolVar(&w.insecure, "insecure", false, "allow encrypting under a key of an insecure Toy parameter set (tests and demos only)")
 			fs.Var(&e.ins, "in", inHelp)
 			batchFlag(fs, w)
+			inputRGSWFlag(fs, w)
 			forceMemoryFlag(fs, w)
 			outFlag(fs, e, "write the encrypted inputs to `FILE` (e.g. in.ct)")
 		},
@@ -48,11 +49,11 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMemory(e, w, p, hcc.MemoryOptions{EncryptOnly: true, Packs: packsOf(p, len(set.values))}); err != nil {
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{EncryptOnly: true, Packs: packsOf(p, len(set.values)), InputRGSW: w.inputRGSW}); err != nil {
 		return err
 	}
 	e.warnInsecure(ck)
-	cts, err := ck.Encrypt(p, set.values...)
+	cts, err := ck.EncryptWith(p, hcc.EncryptOptions{InputRGSW: w.inputRGSW}, set.values...)
 	if err != nil {
 		return err
 	}
@@ -67,6 +68,9 @@ func runEncrypt(e *cmdEnv, w *workflowFlags) error {
 	what := ""
 	if set.batch {
 		what = fmt.Sprintf(" of %d instances", len(set.values))
+	}
+	if cts.HasInputRGSW() {
+		what += " with their input RGSWs"
 	}
 	fmt.Fprintf(e.stdout, "encrypted %d input bits%s of circuit %q under key %v: wrote %s (%.1f MB)\n",
 		cts.Bits(), what, p.Name(), ck.KeyID(), e.out, mb)

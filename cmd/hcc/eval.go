@@ -53,7 +53,7 @@ func runEval(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Packs: in.Packs()}); err != nil {
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Packs: in.Packs(), InputRGSW: in.HasInputRGSW()}); err != nil {
 		return err
 	}
 	e.warnInsecure(sk)

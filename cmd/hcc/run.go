@@ -22,6 +22,7 @@ func runCommand() *command {
 			w.parityFailureFlag(fs)
 			fs.BoolVar(&w.check, "check", false, "compare the decrypted outputs with the plaintext simulator and fail on a mismatch")
 			batchFlag(fs, w)
+			inputRGSWFlag(fs, w)
 			forceMemoryFlag(fs, w)
 		},
 	}
@@ -52,7 +53,7 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Client: true, Packs: packsOf(p, len(set.values))}); err != nil {
+	if err := checkMemory(e, w, p, hcc.MemoryOptions{Threads: w.threads, Client: true, Packs: packsOf(p, len(set.values)), InputRGSW: w.inputRGSW}); err != nil {
 		return err
 	}
 	t0 := time.Now()
@@ -63,11 +64,15 @@ func runRun(e *cmdEnv, w *workflowFlags) error {
 	e.warnInsecure(ck)
 	fmt.Fprintf(e.stderr, "keygen %s (%s backend) in %v; %s\n", ck.Params(), ck.Engine(), time.Since(t0).Round(time.Millisecond), p.Details())
 	t0 = time.Now()
-	in, err := ck.Encrypt(p, set.values...)
+	in, err := ck.EncryptWith(p, hcc.EncryptOptions{InputRGSW: w.inputRGSW}, set.values...)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "encrypted %d input bits of %d instance(s) in %d pack(s) in %v\n", in.Bits(), in.Instances(), in.Packs(), time.Since(t0).Round(time.Millisecond))
+	with := ""
+	if in.HasInputRGSW() {
+		with = " with their input RGSWs"
+	}
+	fmt.Fprintf(e.stderr, "encrypted %d input bits%s of %d instance(s) in %d pack(s) in %v\n", in.Bits(), with, in.Instances(), in.Packs(), time.Since(t0).Round(time.Millisecond))
 	out, err := evaluate(e, w, p, sk, in)
 	if err != nil {
 		return err
