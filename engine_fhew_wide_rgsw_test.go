@@ -284,3 +284,45 @@ func TestWideInputRGSWMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestWideInputRGSWSplit: a batch with input RGSWs splits into parts that
+// go through files, evaluate on their own (as a cluster's servers do) and
+// join back in order.
+func TestWideInputRGSWSplit(t *testing.T) {
+	p := mustCompile(t, HDL(testWideDirect, ""), toyWide)
+	ck, sk := keysFor(t, p)
+	ins := randomInputs(p, 3, 21)
+	cts, err := ck.EncryptWith(p, EncryptOptions{InputRGSW: true}, ins...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := cts.Split(2)
+	if err != nil || len(parts) != 2 {
+		t.Fatalf("split: %d parts, %v", len(parts), err)
+	}
+	var outs []*Ciphertexts
+	for i, part := range parts {
+		data, err := part.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalCiphertexts(data)
+		if err != nil || !back.HasInputRGSW() {
+			t.Fatalf("part %d: %v", i+1, err)
+		}
+		out, _, err := Eval(context.Background(), p, sk, back, EvalOptions{Threads: 2})
+		if err != nil {
+			t.Fatalf("part %d: %v", i+1, err)
+		}
+		outs = append(outs, out)
+	}
+	joined, err := JoinCiphertexts(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ck.Decrypt(p, joined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgainstPlain(t, p, ins, got)
+}
