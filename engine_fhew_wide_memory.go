@@ -5,6 +5,7 @@ import (
 	"os"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 
 	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
@@ -192,7 +193,9 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
 	gc := wideGCFactor()
 	if o.EncryptOnly {
-		return encryptOnlyEstimate(packs*in, inBit), nil
+		e := encryptOnlyEstimate(packs*in, inBit)
+		e.Text = strings.TrimSuffix(e.Text, ")") + inText + ")"
+		return e, nil
 	}
 	plan, err := s.plan(p.circuit)
 	if err != nil {

@@ -38,7 +38,9 @@ import (
 // ciphertext size u32, the count u32 and the ciphertexts (the engine's
 // encoding, pack after pack, one per input or output bit in the layout's
 // bit order; all of one size, so a BGV evaluator brings its outputs to one
-// level).
+// level; on the wide-table sets the size also tells a bare wide bit from
+// a wide bit followed by its input RGSW, engine_fhew_wide_rgsw.go, so
+// files without RGSWs keep their encoding and version).
 //
 // Program files (.hcp): see programfile.go.
 

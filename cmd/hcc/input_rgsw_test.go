@@ -78,7 +78,8 @@ func TestInputRGSWFlag(t *testing.T) {
 			args = append(args, "--input-rgsw")
 		}
 		got := runRaw(t, dir, args...)
-		if !strings.HasPrefix(got, "exit 0") || strings.Contains(got, "with their input RGSWs") != (name == "rgsw") {
+		if !strings.HasPrefix(got, "exit 0") || strings.Contains(got, "with their input RGSWs") != (name == "rgsw") ||
+			strings.Contains(got, "input bits with their RGSWs") != (name == "rgsw") {
 			t.Fatalf("encrypt %s:\n%s", name, got)
 		}
 		st, err := os.Stat(filepath.Join(dir, name+".ct"))
