@@ -5,7 +5,6 @@ import (
 	"os"
 	goruntime "runtime"
 	"strconv"
-	"strings"
 
 	"github.com/hcc-fhe/hcc/backend/bgv"
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
@@ -30,6 +29,9 @@ import (
 //     sizes), and when a file is written or read (eval, encrypt) the
 //     encodings beside the ciphertexts (MarshalBinary holds the
 //     ciphertexts, their encodings and the file buffer: three copies);
+//   - with input RGSWs (MemoryOptions.InputRGSW), every input bit also
+//     holds its RGSW (wideInputRGSWBytes, 192 KiB at STD128_CBS) until its
+//     pack has run, and its encoding is cbs.InputRGSWSize larger;
 //   - times the collector's headroom (wideGCFactor): each pack's signals
 //     become garbage when it ends, so the heap grows to the collector's
 //     goal, 1 + GOGC/100 times the live data, before it is collected.
@@ -41,6 +43,9 @@ import (
 // measured peak. On STD128_CBS (aes128, 3 instances, 2 threads, --check,
 // load 1.5) the estimate is 777 MB and the maximum resident 599 MB, 1.3
 // times less: there the keys, which stay live, dominate.
+// With input RGSWs (STD128_CBS, load 2.4): hcc encrypt of 8 AES instances
+// estimated 1.8 GB, maximum resident 1.08 GB; hcc run of one (--check, 2
+// threads) 882 MB against 589 MB.
 
 // wideGCFactor is the garbage collector's headroom: its heap goal is
 // 1 + GOGC/100 times the live heap (GOGC 100 unless the environment sets
@@ -180,22 +185,31 @@ func wideThreads(t int) int {
 // client never maps).
 func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate, error) {
 	bit := int64(cbs.WideBitSize(s.p))
-	inBit, inText := bit, "" // an input bit: with its RGSW, if any
+	// An input bit in memory and encoded: with its RGSW (whose encoding is
+	// half its size, the uniform halves being a seed), if any.
+	inBit, inEnc, inText := bit, bit, ""
 	if o.InputRGSW {
 		r := wideInputRGSWBytes(s.p)
 		if r == 0 {
 			return MemoryEstimate{}, errNoInputRGSW("fhew", s.name())
 		}
 		inBit += r
-		inText = fmt.Sprintf(", input bits with their RGSWs %s", bgv.FormatBytes(inBit))
+		inEnc += int64(cbs.InputRGSWSize(s.p))
+		inText = fmt.Sprintf(" (input bits with their RGSWs: %s, encoded %s)", bgv.FormatBytes(inBit), bgv.FormatBytes(inEnc))
 	}
 	packs := int64(max(o.Packs, 1))
 	in, out := int64(p.circuit.NumInputBits()), int64(p.circuit.NumOutputBits())
 	gc := wideGCFactor()
 	if o.EncryptOnly {
-		e := encryptOnlyEstimate(packs*in, inBit)
-		e.Text = strings.TrimSuffix(e.Text, ")") + inText + ")"
-		return e, nil
+		if !o.InputRGSW {
+			return encryptOnlyEstimate(packs*in, bit), nil
+		}
+		// The ciphertexts, their encodings and the file buffer
+		// (wideFileCopies), the last two at the encoded size.
+		n := packs * in
+		total := int64(gc * float64(n*(inBit+(wideFileCopies-1)*inEnc)))
+		return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (%d input ciphertexts with their RGSWs, %s each and %s encoded, %d copies while the file is written; x%.2g for the collector)",
+			bgv.FormatBytes(total), n, bgv.FormatBytes(inBit), bgv.FormatBytes(inEnc), wideFileCopies, gc)}, nil
 	}
 	plan, err := s.plan(p.circuit)
 	if err != nil {
@@ -211,10 +225,10 @@ func (s *wideScheme) estimateMemory(p *Program, o MemoryOptions) (MemoryEstimate
 		copies = wideFileCopies // eval reads and writes ciphertext files
 	}
 	// The waiting packs: inputs (with their RGSWs, which stay until the
-	// pack has run) or outputs, whichever is larger. The encodings beside
-	// them are counted at the in-memory size (half of it for an RGSW's
-	// seeded encoding): an upper bound.
-	wait := copies * packs * max(in*inBit, out*bit)
+	// pack has run) or outputs, whichever is larger; beside the
+	// ciphertexts, copies-1 encodings of them while a file is read or
+	// written.
+	wait := packs * max(in*(inBit+(copies-1)*inEnc), out*copies*bit)
 	total := int64(gc * float64(keys+run+wait))
 	return MemoryEstimate{Total: total, Advice: batchAdvice, Text: fmt.Sprintf("about %s (keys %s; one pack's run %s: %d wide bits of %s, %d RGSWs, %d workers; %d packs of %d ciphertexts %s%s; x%.2g for the collector)",
 		bgv.FormatBytes(total), bgv.FormatBytes(keys), bgv.FormatBytes(run), bits,

@@ -274,8 +274,10 @@ func TestWideInputRGSWMemory(t *testing.T) {
 		if o.Client {
 			copies = 1
 		}
-		// The waiting packs are the inputs here (more input than output bits).
-		want := gc * float64(copies*int64(o.Packs)*in*wideInputRGSWBytes(ws.p))
+		// The waiting packs are the inputs here (as many input as output
+		// bits): per input bit its RGSW, and copies-1 encodings of it.
+		r := wideInputRGSWBytes(ws.p) + (copies-1)*int64(cbs.InputRGSWSize(ws.p))
+		want := gc * float64(int64(o.Packs)*in*r)
 		if d := float64(with.Total - base.Total); d < want-2 || d > want+2 {
 			t.Errorf("%+v: estimate grew by %.0f, want %.0f (%s)", o, d, want, with.Text)
 		}

@@ -21,6 +21,9 @@ const rgswCircuit = `circuit wdir(a: u8, b: u8, c: u8) -> (y: bit, z: bit, v: u8
 // bootstrapsRe reads the evaluation line's circuit bootstrap count.
 var bootstrapsRe = regexp.MustCompile(`evaluated \(.*\): (\d+) circuit bootstraps`)
 
+// rgswPriced matches a memory estimate that counts input RGSWs.
+var rgswPriced = regexp.MustCompile(`memory: about .*with their RGSWs`)
+
 // bootstraps returns the circuit bootstraps an hcc output reports.
 func bootstraps(t *testing.T, out string) int {
 	t.Helper()
@@ -59,7 +62,7 @@ func TestInputRGSWFlag(t *testing.T) {
 			t.Fatalf("run:\n%s", got)
 		}
 	}
-	if !strings.Contains(with, "with their input RGSWs") || !strings.Contains(with, "input bits with their RGSWs") {
+	if !strings.Contains(with, "with their input RGSWs") || !rgswPriced.MatchString(with) || rgswPriced.MatchString(plain) {
 		t.Errorf("run --input-rgsw does not say so (encryption, memory estimate):\n%s", with)
 	}
 	if b0, b1 := bootstraps(t, plain), bootstraps(t, with); b1 >= b0 || b1 == 0 {
@@ -79,7 +82,7 @@ func TestInputRGSWFlag(t *testing.T) {
 		}
 		got := runRaw(t, dir, args...)
 		if !strings.HasPrefix(got, "exit 0") || strings.Contains(got, "with their input RGSWs") != (name == "rgsw") ||
-			strings.Contains(got, "input bits with their RGSWs") != (name == "rgsw") {
+			rgswPriced.MatchString(got) != (name == "rgsw") {
 			t.Fatalf("encrypt %s:\n%s", name, got)
 		}
 		st, err := os.Stat(filepath.Join(dir, name+".ct"))
@@ -88,7 +91,7 @@ func TestInputRGSWFlag(t *testing.T) {
 		}
 		size[name] = st.Size()
 		got = runRaw(t, dir, "eval", "--threads", "2", "--eval-key", "TMP/k/eval.key", "TMP/d.hdl", "TMP/"+name+".ct", "-o", "TMP/"+name+".out")
-		if !strings.HasPrefix(got, "exit 0") || strings.Contains(got, "input bits with their RGSWs") != (name == "rgsw") {
+		if !strings.HasPrefix(got, "exit 0") || rgswPriced.MatchString(got) != (name == "rgsw") {
 			t.Fatalf("eval %s:\n%s", name, got)
 		}
 		got = runRaw(t, dir, "decrypt", "--key", "TMP/k/secret.key", "TMP/d.hdl", "TMP/"+name+".out")
