@@ -16,10 +16,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
 )
 
 // The row designs.
@@ -54,6 +57,13 @@ type Options struct {
 	Blocks int
 	// Threads is the number of workers; 0 is 1.
 	Threads int
+	// InputRGSW encrypts the fhew row's inputs with their client-side
+	// input RGSWs (hcc.EncryptOptions.InputRGSW), so that the table inputs
+	// reading only input bits are built without a circuit bootstrap
+	// (AES-128 at STD128_CBS: 1440 instead of 1600). Only the wide-table
+	// sets have them, and only the fhew row uses them: Run refuses it
+	// otherwise, before anything is measured.
+	InputRGSW bool
 	// Seed makes the keys' AES keys and blocks reproducible.
 	Seed uint64
 	// Log, if set, receives one line per step (key generation, runs).
@@ -88,6 +98,14 @@ type Row struct {
 	UploadKey int64
 	// Checked is the number of blocks compared with crypto/aes (all).
 	Checked int
+	// Costly is the evaluation's count of costly operations (hcc.Stats:
+	// bootstraps, circuit bootstraps on a wide-table set, ...) and
+	// CostName what they are; 0 and "" for the rows not run by hcc.Eval.
+	Costly   int
+	CostName string
+	// InputRGSW says the inputs carried client-side input RGSWs
+	// (Options.InputRGSW on the fhew row).
+	InputRGSW bool
 	// Note says what else matters (the level the data enters at, ...).
 	Note string
 }
@@ -130,6 +148,9 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 			return nil, fmt.Errorf("unknown design %q (want %s, %s, %s or %s)", d, ByteSliced, BitSliced, FHEW, CTR)
 		}
 	}
+	if err := CheckInputRGSW(o); err != nil {
+		return nil, err
+	}
 	var out []Row
 	for _, d := range rows {
 		if err := ctx.Err(); err != nil {
@@ -157,6 +178,31 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// CheckInputRGSW refuses o.InputRGSW where it would measure nothing (no
+// fhew row) or fail only after the key generation (a set without input
+// RGSWs). Run calls it first; hcc bench aes calls it before it times its
+// reference NAND.
+func CheckInputRGSW(o Options) error {
+	if !o.InputRGSW {
+		return nil
+	}
+	rows, set := o.Rows, o.FHEWParams
+	if rows == nil {
+		rows = DefaultRows
+	}
+	if set == "" {
+		set = DefaultFHEWParams
+	}
+	if !slices.Contains(rows, FHEW) {
+		return fmt.Errorf("input RGSWs apply to the %s row only: add %s to the rows (hcc bench aes --rows %s)", FHEW, FHEW, FHEW)
+	}
+	p, err := cbs.ParamsByName(set, true)
+	if err != nil || cbs.InputRGSWSize(p) == 0 {
+		return fmt.Errorf("FHEW set %s has no client-side input RGSWs: they need a wide-table set (%s, %s or %s); measure without them", set, cbs.STD128_CBS.Name, cbs.STD128_CBS_595.Name, cbs.ToyCBS.Name)
+	}
+	return nil
 }
 
 // randomBlocks returns n random 16-byte blocks.

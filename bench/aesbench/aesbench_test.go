@@ -37,7 +37,9 @@ func TestRunToy(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	for _, o := range []Options{{Rows: []string{"nope"}}, {Blocks: -1}, {Rows: []string{ByteSliced}, Ring: "M8191"}, {Rows: []string{ByteSliced}, Ring: "NoSuchRing"}} {
+	for _, o := range []Options{{Rows: []string{"nope"}}, {Blocks: -1}, {Rows: []string{ByteSliced}, Ring: "M8191"}, {Rows: []string{ByteSliced}, Ring: "NoSuchRing"},
+		// Input RGSWs: a set without them, a run without the fhew row.
+		{Rows: []string{FHEW}, FHEWParams: "ToySigned", InputRGSW: true}, {Rows: []string{ByteSliced}, InputRGSW: true}} {
 		if _, err := Run(context.Background(), o); err == nil {
 			t.Fatalf("%+v: no error", o)
 		}
