@@ -30,6 +30,12 @@ type hccJob struct {
 
 func newHCCJob(t testing.TB, tg hcc.Target, n int) hccJob {
 	t.Helper()
+	return newHCCJobWith(t, tg, n, hcc.EncryptOptions{})
+}
+
+// newHCCJobWith is newHCCJob with the inputs encrypted under eo.
+func newHCCJobWith(t testing.TB, tg hcc.Target, n int, eo hcc.EncryptOptions) hccJob {
+	t.Helper()
 	p, err := hcc.Compile(hcc.HDL(testCircuit, ""), tg)
 	if err != nil {
 		t.Fatal(err)
@@ -46,9 +52,12 @@ func newHCCJob(t testing.TB, tg hcc.Target, n int) hccJob {
 		}
 		inputs[i] = v
 	}
-	cts, err := ck.Encrypt(p, inputs...)
+	cts, err := ck.EncryptWith(p, eo, inputs...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cts.HasInputRGSW() != eo.InputRGSW {
+		t.Fatalf("inputs carry input RGSWs: %v, want %v", cts.HasInputRGSW(), eo.InputRGSW)
 	}
 	j := hccJob{p: p, ck: ck, inputs: inputs}
 	if j.key, err = sk.MarshalBinary(); err != nil {

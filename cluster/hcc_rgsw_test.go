@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hcc-fhe/hcc"
+)
+
+// TestHCCWideInputRGSW runs a wide-table batch whose inputs carry
+// client-side input RGSWs (hcc.EncryptOptions.InputRGSW) on two loopback
+// workers. Such inputs are about 7x larger (ToyCBS: 4104 + 24608 B per
+// bit), so one task's part is above the server's 1 MiB message limit:
+// it must travel through the object store's chunks, never as one
+// message. The workers' outputs must match the plaintext evaluator.
+func TestHCCWideInputRGSW(t *testing.T) {
+	tg := hcc.Target{Engine: "fhew", Params: "ToyCBS", Insecure: true}
+	const n, perTask = 5, 3
+	j := newHCCJobWith(t, tg, n, hcc.EncryptOptions{InputRGSW: true})
+	s := startTestServer(t, "", "", Tuning{})
+	defer s.Shutdown()
+	startWorkers(t, s.URL(), 2, WorkerConfig{Engine: HCC, CacheDir: t.TempDir()})
+	c := testConnect(t, s.URL())
+
+	// The premise: the first task's part (3 instances of 16 input bits) is
+	// larger than the largest message the server takes.
+	parts, sizes, err := HCC.Split(j.in, perTask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := c.Conn().MaxPayload()
+	if len(parts) != 2 || sizes[0] != perTask || int64(len(parts[0])) <= limit {
+		t.Fatalf("%d parts %v, the first of %d bytes: want 2 parts, the first above the %d-byte message limit", len(parts), sizes, len(parts[0]), limit)
+	}
+	// What a worker decodes still carries the RGSWs (hcc.Eval then builds
+	// the input forms from them instead of bootstrapping).
+	for i, part := range parts {
+		if c, err := hcc.UnmarshalCiphertexts(part); err != nil || !c.HasInputRGSW() {
+			t.Fatalf("part %d: %v, input RGSWs: %v", i, err, err == nil && c.HasInputRGSW())
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	out, st, err := c.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: perTask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Tasks != 2 || st.BytesUp != int64(len(parts[0])+len(parts[1])) {
+		t.Errorf("%d tasks, %d bytes up: want 2 tasks, %d bytes", st.Tasks, st.BytesUp, len(parts[0])+len(parts[1]))
+	}
+	if err := j.check(out); err != nil {
+		t.Fatal(err)
+	}
+	// The outputs are bare wide bits: far smaller than the inputs.
+	if st.BytesDown >= st.BytesUp/4 {
+		t.Errorf("%d bytes down for %d up: the outputs should not carry input RGSWs", st.BytesDown, st.BytesUp)
+	}
+	t.Logf("%d instances, %d tasks: %.2f MB up, %.2f MB down, %.2f s of worker evaluation", n, st.Tasks, float64(st.BytesUp)/1e6, float64(st.BytesDown)/1e6, st.EvalSeconds)
+}
