@@ -155,8 +155,9 @@ func (r *RNS2) InverseUnscaled(in, out Poly2) {
 
 // Add sets out = a + b mod Q (either domain). Any of a, b, out may alias.
 func (r *RNS2) Add(a, b, out Poly2) {
-	r.NTT[0].Add(a[0], b[0], out[0])
-	r.NTT[1].Add(a[1], b[1], out[1])
+	// addMod (rns2_add.go): the vector kernel where it applies.
+	addMod(r.Q0, a[0][:r.N], b[0][:r.N], nil, out[0][:r.N])
+	addMod(r.Q1, a[1][:r.N], b[1][:r.N], nil, out[1][:r.N])
 }
 
 // Sub sets out = a - b mod Q (either domain). Any of a, b, out may alias.

@@ -404,8 +404,7 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 		r.DotRows(dig, key.B, key.A, sc.pB, sc.pA)
 		r.Inverse(sc.pB, sc.pB)
 		r.Inverse(sc.pA, sc.pA)
-		r.Add(sc.tB, sc.uB, sc.tB)
-		r.Add(sc.tB, sc.pB, sc.tB)
+		r.Add3(sc.tB, sc.uB, sc.pB, sc.tB)
 		r.Add(sc.tA, sc.pA, sc.tA)
 	}
 }
