@@ -18,6 +18,14 @@ type Evaluator struct {
 	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N), in Montgomery form (see blindRotateBatch)
 	nInv  uint64       // N^-1 mod Q
 	halfG []uint64     // g_j/2 of the CBS gadget
+	// The post-rotation part keeps the B halves in the NTT domain (see
+	// finishRGSW): autIdx[k-1] is the slot permutation of X -> X^(2^k+1),
+	// levelMono[j] = NTT(X^{-jW}) (times N^-1 when ℓ_c is not a power of
+	// two: then the levels start from the unscaled accumulator), halfGNTT[j]
+	// = g_j/2 in every slot (the NTT of the constant g_j/2).
+	autIdx    [][]uint32
+	levelMono []ring.Poly2
+	halfGNTT  []ring.Poly2
 }
 
 // NewEvaluator precomputes the test polynomial and the monomial table
@@ -40,6 +48,31 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		return nil, errors.New("cbs: internal error: N not invertible mod Q")
 	}
 	ev.nInv = inv
+	ev.autIdx = make([][]uint32, p.lit.LogN)
+	for k := range ev.autIdx {
+		ev.autIdx[k] = ring.AutomorphismNTTIndex(p.ringN, uint64(1)<<uint(k+1)+1)
+	}
+	ev.levelMono = make([]ring.Poly2, g.Digits)
+	ev.halfGNTT = make([]ring.Poly2, g.Digits)
+	x := make([]int64, p.ringN)
+	for j := range ev.levelMono {
+		// X^{-jW} = -X^{N-jW} (jW < N).
+		clear(x)
+		if c := j * p.window; c == 0 {
+			x[0] = 1
+		} else {
+			x[p.ringN-c] = -1
+		}
+		ev.levelMono[j] = r.NewPoly()
+		r.SetCentered(x, ev.levelMono[j])
+		r.Forward(ev.levelMono[j], ev.levelMono[j])
+		if g.Digits&(g.Digits-1) != 0 {
+			r.MulScalar(ev.levelMono[j], inv, ev.levelMono[j])
+		}
+		ev.halfGNTT[j] = r.NewPoly()
+		r.AddScalarConst(ev.halfGNTT[j], ev.halfG[j], ev.halfGNTT[j])
+		r.Forward(ev.halfGNTT[j], ev.halfGNTT[j])
+	}
 	ev.mono = make([]ring.Poly2, p.ringM)
 	one := make([]int64, p.ringN)
 	for k := 0; k < p.ringM; k++ {
@@ -208,9 +241,17 @@ func (ev *Evaluator) rotateToRGSW(out *RGSW, sc *Scratch) {
 
 // finishRGSW turns the blind-rotated accumulator in sc.accB, sc.accA into
 // RGSW(b) in out: trace, + g_j/2 and scheme switch per level.
+//
+// Only the A halves need the coefficient domain (they are decomposed), so
+// the B halves stay in the NTT domain throughout: the scaling by N^-1 and
+// X^{-jW} become slot-wise products, τ a slot permutation, + g_j/2 an add
+// to every slot, and the key switches' B parts and the rows' B need no
+// transform (per CBS at ℓ_c = 2: 12 inverse and 3 forward transforms
+// fewer, and the B automorphisms a permutation without signs). All of it
+// is exact mod Q on fully reduced values, so out is bit for bit what the
+// coefficient-domain sequence gives (TestFinishRGSWExact).
 func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 	r := ev.r
-	r.Inverse(sc.accB, sc.cB)
 	r.Inverse(sc.accA, sc.cA)
 	l := ev.p.lit.CBS.Digits
 	// The trace steps with automorphisms 2^k + 1, k > log2 ℓ_c, keep every
@@ -221,16 +262,19 @@ func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 	shared := 0
 	if l&(l-1) == 0 {
 		shared = ev.p.lit.LogN - bits.TrailingZeros(uint(l))
-		r.MulScalar(sc.cB, ev.nInv, sc.tB)
+		r.MulScalar(sc.accB, ev.nInv, sc.tB)
 		r.MulScalar(sc.cA, ev.nInv, sc.tA)
 		ev.trace(sc, ev.p.lit.LogN, ev.p.lit.LogN-shared+1)
 		copyPoly(sc.tB, sc.cB)
 		copyPoly(sc.tA, sc.cA)
+	} else {
+		copyPoly(sc.accB, sc.cB)
 	}
 	for j := 0; j < l; j++ {
 		ev.levelRLWE(j, shared, sc)
-		// Row j: RLWE(b·g_j) in the NTT domain.
-		r.Forward(sc.tB, out.B[j])
+		// Row j: RLWE(b·g_j) in the NTT domain (+ g_j/2 in every slot is
+		// + g_j/2 on the constant coefficient).
+		r.Add(sc.tB, ev.halfGNTT[j], out.B[j])
 		r.Forward(sc.tA, out.A[j])
 		ev.schemeSwitch(sc, out.B[j], out.B[l+j], out.A[l+j])
 	}
@@ -241,21 +285,20 @@ func copyPoly(from, to ring.Poly2) {
 	copy(to[1], from[1])
 }
 
-// levelRLWE leaves RLWE(b·g_j) (coefficient domain) in sc.tB, sc.tA from
-// the blind-rotated accumulator in sc.cB, sc.cA, of which the first shared
-// trace steps (and the scaling by N^-1) have already been applied when
-// shared > 0.
+// levelRLWE leaves RLWE(b·g_j) without the + g_j/2 (B in the NTT domain,
+// A in the coefficient domain) in sc.tB, sc.tA from the blind-rotated
+// accumulator in sc.cB (NTT domain), sc.cA (coefficient domain), of which
+// the first shared trace steps (and the scaling by N^-1) have already been
+// applied when shared > 0 (otherwise levelMono holds the N^-1).
 func (ev *Evaluator) levelRLWE(j, shared int, sc *Scratch) {
 	r := ev.r
 	c := j * ev.p.window
-	r.MulByMonomial(sc.cB, -c, sc.tB)
+	r.MulCoeffs(sc.cB, ev.levelMono[j], sc.tB)
 	r.MulByMonomial(sc.cA, -c, sc.tA)
 	if shared == 0 {
-		r.MulScalar(sc.tB, ev.nInv, sc.tB)
 		r.MulScalar(sc.tA, ev.nInv, sc.tA)
 	}
 	ev.trace(sc, ev.p.lit.LogN-shared, 1)
-	r.AddScalarConst(sc.tB, ev.halfG[j], sc.tB)
 }
 
 // toSmallLWE mod-switches in to Q_ks, key-switches it to s and rounds it
@@ -384,17 +427,17 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 	}
 }
 
-// trace applies the trace steps kHi down to kLo to (sc.tB, sc.tA)
-// (coefficient domain): ct += KS(τ_{2^k+1}(ct)). All steps (log N .. 1)
-// give Tr_{K/Q}: every coefficient but the constant one cancels and the
-// constant is multiplied by N (the caller pre-multiplies by N^-1).
+// trace applies the trace steps kHi down to kLo to (sc.tB, sc.tA) (B in
+// the NTT domain, A in the coefficient domain): ct += KS(τ_{2^k+1}(ct)).
+// All steps (log N .. 1) give Tr_{K/Q}: every coefficient but the constant
+// one cancels and the constant is multiplied by N (the caller
+// pre-multiplies by N^-1).
 func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 	r := ev.r
 	g := ev.p.lit.Trace
 	dig := sc.dig[:g.Digits]
 	for k := kHi; k >= kLo; k-- {
 		t := uint64(1)<<uint(k) + 1
-		r.AutomorphismCoeff(sc.tB, t, sc.uB)
 		r.AutomorphismCoeff(sc.tA, t, sc.uA)
 		r.Decompose(sc.uA, g.LogB, g.Digits, g.Drop, dig)
 		for _, d := range dig {
@@ -402,9 +445,9 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 		}
 		key := ev.ek.trace[k-1]
 		r.DotRows(dig, key.B, key.A, sc.pB, sc.pA)
-		r.Inverse(sc.pB, sc.pB)
-		r.Inverse(sc.pA, sc.pA)
+		r.AutomorphismNTT(sc.tB, ev.autIdx[k-1], sc.uB)
 		r.Add3(sc.tB, sc.uB, sc.pB, sc.tB)
+		r.Inverse(sc.pA, sc.pA)
 		r.Add(sc.tA, sc.pA, sc.tA)
 	}
 }

@@ -81,9 +81,9 @@ func finishRGSWRef(ev *Evaluator, out *RGSW, sc *Scratch) {
 // against finishRGSWRef bit for bit on random NTT-domain accumulators
 // (every residue uniform in [0, Q_i), so the decompositions see every
 // digit pattern) and on the extreme accumulators 0 and Q-1 everywhere, at
-// STD128_CBS and at the toy set.
+// STD128_CBS and at the toy sets (ℓ_c = 2 and 3).
 func TestFinishRGSWExact(t *testing.T) {
-	for _, lit := range []ParamsLiteral{ToyCBS, STD128_CBS} {
+	for _, lit := range []ParamsLiteral{ToyCBS, ToyCBS3, STD128_CBS} {
 		k := keysFor(t, lit)
 		r := k.p.ring
 		rng := mrand.New(mrand.NewPCG(71, 72))
