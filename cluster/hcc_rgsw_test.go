@@ -2,10 +2,12 @@ package cluster
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hcc-fhe/hcc"
+	"github.com/nats-io/nats-server/v2/server"
 )
 
 // TestHCCWideInputRGSW runs a wide-table batch whose inputs carry
@@ -58,4 +60,54 @@ func TestHCCWideInputRGSW(t *testing.T) {
 		t.Errorf("%d bytes down for %d up: the outputs should not carry input RGSWs", st.BytesDown, st.BytesUp)
 	}
 	t.Logf("%d instances, %d tasks: %.2f MB up, %.2f MB down, %.2f s of worker evaluation", n, st.Tasks, float64(st.BytesUp)/1e6, float64(st.BytesDown)/1e6, st.EvalSeconds)
+}
+
+// startLimitedServer is an embedded server with JetStream memory limited
+// to maxMemory bytes and messages to maxPayload (a small external server).
+func startLimitedServer(t *testing.T, maxMemory int64, maxPayload int32) string {
+	t.Helper()
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, NoSigs: true, NoLog: true,
+		StoreDir: t.TempDir(), JetStreamMaxMemory: maxMemory, MaxPayload: maxPayload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	t.Cleanup(ns.Shutdown)
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("NATS server did not start")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := Setup(ctx, ConnectConfig{URL: ns.ClientURL(), Storage: MemoryStorage}); err != nil {
+		t.Fatal(err)
+	}
+	return ns.ClientURL()
+}
+
+// TestSubmitServerLimits: a server without room for a batch with input
+// RGSWs (3.7 MB of inputs, 3 MB of JetStream memory), or whose messages
+// are below the object store's 128 KiB chunks, fails Submit with what to
+// do, not only the server's error code.
+func TestSubmitServerLimits(t *testing.T) {
+	j := newHCCJobWith(t, hcc.Target{Engine: "fhew", Params: "ToyCBS", Insecure: true}, 8, hcc.EncryptOptions{InputRGSW: true})
+	for _, c := range []struct {
+		name       string
+		memory     int64
+		payload    int32
+		want, code string
+	}{
+		{"full", 3 << 20, 1 << 20, "JetStream storage is full", "insufficient resources"},
+		{"max_payload", 64 << 20, 64 << 10, "max_payload is below the object store's 128 KiB chunks", "maximum payload exceeded"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := testConnect(t, startLimitedServer(t, c.memory, c.payload))
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, _, err := cl.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: 2})
+			t.Log(err)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.code) {
+				t.Fatalf("got %v, want %q and the server's %q", err, c.want, c.code)
+			}
+		})
+	}
 }

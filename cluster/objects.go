@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -27,10 +28,36 @@ func (c *Client) putObject(ctx context.Context, name string, data []byte) (uploa
 		return false, nil
 	}
 	if _, err := c.objects.PutBytes(ctx, name, data); err != nil {
-		return false, fmt.Errorf("store %s: %v", name, err)
+		return false, storeError("store "+name, len(data), err)
 	}
 	return true, nil
 }
+
+// storeError is a failed object store write, with what to do when the
+// server refused it for room or message size: the reason is the server's
+// configuration, which the submitter cannot change, and inputs with
+// client-side input RGSWs (hcc encrypt --input-rgsw, about 7x larger)
+// reach such limits first.
+func storeError(what string, size int, err error) error {
+	var api *jetstream.APIError
+	switch {
+	case errors.As(err, &api) && (api.ErrorCode == jsErrInsufficientResources || api.ErrorCode == jsErrStorageExceeded):
+		return fmt.Errorf("%s (%.1f MB): %v: the NATS server's JetStream storage is full "+
+			"(hcc serve keeps everything in memory unless --store DIR; another server has its max_mem_store, max_file_store and account limits): "+
+			"give it more room, delete finished jobs (hcc submit does unless --keep), or submit fewer instances at once "+
+			"(ciphertexts with input RGSWs, hcc encrypt --input-rgsw, are about 7x larger)", what, float64(size)/1e6, err)
+	case errors.Is(err, nats.ErrMaxPayload):
+		return fmt.Errorf("%s: %v: the NATS server's max_payload is below the object store's 128 KiB chunks: raise it (hcc serve uses 1 MiB)", what, err)
+	}
+	return fmt.Errorf("%s: %v", what, err)
+}
+
+// The JetStream error codes of a server out of room (nats-server's
+// JSInsufficientResourcesErr and JSStorageResourcesExceededErr).
+const (
+	jsErrInsufficientResources jetstream.ErrorCode = 10023
+	jsErrStorageExceeded       jetstream.ErrorCode = 10047
+)
 
 // getObject fetches an object; the object store checks its SHA-256 digest
 // while reading, and want (if set) must match it too.

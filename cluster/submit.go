@@ -159,7 +159,7 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 		first := 0
 		for i, part := range parts {
 			if _, err := c.objects.PutBytes(ctx, inputObject(job, i), part); err != nil {
-				return nil, st, fmt.Errorf("store task %d input: %v", i, err)
+				return nil, st, storeError(fmt.Sprintf("store task %d input", i), len(part), err)
 			}
 			st.BytesUp += int64(len(part))
 			t := task{Job: job, Index: i, Tasks: len(parts), First: first, Instances: sizes[i],

@@ -236,7 +236,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		res.Output = outputObject(t.Job, t.Index, w.cfg.Name)
 		res.OutputDigest = digest(out)
 		if _, perr := w.c.objects.PutBytes(ctx, res.Output, out); perr != nil {
-			w.logf("task %s: storing the output: %v (will retry)", rk, perr)
+			w.logf("task %s: %v (will retry)", rk, storeError("storing the output", len(out), perr))
 			msg.NakWithDelay(time.Second)
 			return
 		}
