@@ -89,7 +89,7 @@ func (ev *Evaluator) CBSBatch(ins []*WideBit, outs []*RGSW, bs *BatchScratch) er
 	for _, sc := range scs {
 		ev.roundToAlpha(sc)
 	}
-	ev.blindRotateBatch(scs)
+	ev.blindRotateScaled(scs)
 	for j, sc := range scs {
 		ev.finishRGSW(outs[j], sc)
 	}

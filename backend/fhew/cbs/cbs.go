@@ -15,14 +15,14 @@ type Evaluator struct {
 	r     *ring.RNS2
 	ek    *EvaluationKey
 	f     ring.Poly2   // CBS test polynomial (coefficient domain)
+	fInv  ring.Poly2   // N^-1·f, the blind rotation's start (see blindRotateScaled)
 	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N), in Montgomery form (see blindRotateBatch)
 	nInv  uint64       // N^-1 mod Q
 	halfG []uint64     // g_j/2 of the CBS gadget
 	// The post-rotation part keeps the B halves in the NTT domain (see
 	// finishRGSW): autIdx[k-1] is the slot permutation of X -> X^(2^k+1),
-	// levelMono[j] = NTT(X^{-jW}) (times N^-1 when ℓ_c is not a power of
-	// two: then the levels start from the unscaled accumulator), halfGNTT[j]
-	// = g_j/2 in every slot (the NTT of the constant g_j/2).
+	// levelMono[j] = NTT(X^{-jW}), halfGNTT[j] = g_j/2 in every slot (the
+	// NTT of the constant g_j/2).
 	autIdx    [][]uint32
 	levelMono []ring.Poly2
 	halfGNTT  []ring.Poly2
@@ -48,6 +48,8 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		return nil, errors.New("cbs: internal error: N not invertible mod Q")
 	}
 	ev.nInv = inv
+	ev.fInv = r.NewPoly()
+	r.MulScalar(ev.f, inv, ev.fInv)
 	ev.autIdx = make([][]uint32, p.lit.LogN)
 	for k := range ev.autIdx {
 		ev.autIdx[k] = ring.AutomorphismNTTIndex(p.ringN, uint64(1)<<uint(k+1)+1)
@@ -66,9 +68,6 @@ func NewEvaluator(ek *EvaluationKey) (*Evaluator, error) {
 		ev.levelMono[j] = r.NewPoly()
 		r.SetCentered(x, ev.levelMono[j])
 		r.Forward(ev.levelMono[j], ev.levelMono[j])
-		if g.Digits&(g.Digits-1) != 0 {
-			r.MulScalar(ev.levelMono[j], inv, ev.levelMono[j])
-		}
 		ev.halfGNTT[j] = r.NewPoly()
 		r.AddScalarConst(ev.halfGNTT[j], ev.halfG[j], ev.halfGNTT[j])
 		r.Forward(ev.halfGNTT[j], ev.halfGNTT[j])
@@ -235,12 +234,16 @@ func (ev *Evaluator) CBS(in *WideBit, out *RGSW, sc *Scratch) error {
 // sc.alpha (under s, mod 2N) on: blind rotation, trace, scheme switch,
 // writing RGSW(b) into out (NTT domain). CBS and CBSFromLWE share it.
 func (ev *Evaluator) rotateToRGSW(out *RGSW, sc *Scratch) {
-	ev.blindRotate(sc)
+	ev.blindRotateScaled(sc.self[:])
 	ev.finishRGSW(out, sc)
 }
 
-// finishRGSW turns the blind-rotated accumulator in sc.accB, sc.accA into
-// RGSW(b) in out: trace, + g_j/2 and scheme switch per level.
+// finishRGSW turns the blind-rotated accumulator, held as N^-1·ACC in
+// sc.accB, sc.accA (NTT domain, as blindRotateScaled leaves it), into
+// RGSW(b) in out: trace, + g_j/2 and scheme switch per level. The trace
+// wants N^-1·ACC (it multiplies the constant coefficient by N), so the
+// scaling comes for free: no multiply here and no unscaling after the
+// rotation.
 //
 // Only the A halves need the coefficient domain (they are decomposed), so
 // the B halves stay in the NTT domain throughout: the scaling by N^-1 and
@@ -252,7 +255,8 @@ func (ev *Evaluator) rotateToRGSW(out *RGSW, sc *Scratch) {
 // coefficient-domain sequence gives (TestFinishRGSWExact).
 func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 	r := ev.r
-	r.Inverse(sc.accA, sc.cA)
+	r.Inverse(sc.accA, sc.tA)
+	copyPoly(sc.accB, sc.tB)
 	l := ev.p.lit.CBS.Digits
 	// The trace steps with automorphisms 2^k + 1, k > log2 ℓ_c, keep every
 	// multiple of W = N/ℓ_c when ℓ_c is a power of two, and they commute
@@ -262,14 +266,10 @@ func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 	shared := 0
 	if l&(l-1) == 0 {
 		shared = ev.p.lit.LogN - bits.TrailingZeros(uint(l))
-		r.MulScalar(sc.accB, ev.nInv, sc.tB)
-		r.MulScalar(sc.cA, ev.nInv, sc.tA)
 		ev.trace(sc, ev.p.lit.LogN, ev.p.lit.LogN-shared+1)
-		copyPoly(sc.tB, sc.cB)
-		copyPoly(sc.tA, sc.cA)
-	} else {
-		copyPoly(sc.accB, sc.cB)
 	}
+	copyPoly(sc.tB, sc.cB)
+	copyPoly(sc.tA, sc.cA)
 	for j := 0; j < l; j++ {
 		ev.levelRLWE(j, shared, sc)
 		// Row j: RLWE(b·g_j) in the NTT domain (+ g_j/2 in every slot is
@@ -287,17 +287,12 @@ func copyPoly(from, to ring.Poly2) {
 
 // levelRLWE leaves RLWE(b·g_j) without the + g_j/2 (B in the NTT domain,
 // A in the coefficient domain) in sc.tB, sc.tA from the blind-rotated
-// accumulator in sc.cB (NTT domain), sc.cA (coefficient domain), of which
-// the first shared trace steps (and the scaling by N^-1) have already been
-// applied when shared > 0 (otherwise levelMono holds the N^-1).
+// accumulator N^-1·ACC in sc.cB (NTT domain), sc.cA (coefficient domain),
+// of which the first shared trace steps have already been applied.
 func (ev *Evaluator) levelRLWE(j, shared int, sc *Scratch) {
 	r := ev.r
-	c := j * ev.p.window
 	r.MulCoeffs(sc.cB, ev.levelMono[j], sc.tB)
-	r.MulByMonomial(sc.cA, -c, sc.tA)
-	if shared == 0 {
-		r.MulScalar(sc.tA, ev.nInv, sc.tA)
-	}
+	r.MulByMonomial(sc.cA, -j*ev.p.window, sc.tA)
 	ev.trace(sc, ev.p.lit.LogN-shared, 1)
 }
 
@@ -336,8 +331,18 @@ func (ev *Evaluator) roundToAlpha(sc *Scratch) {
 // phase φ = b + Σ a_i s_i of sc.alpha: the blind rotation of a batch of one.
 func (ev *Evaluator) blindRotate(sc *Scratch) { ev.blindRotateBatch(sc.self[:]) }
 
-// blindRotateBatch sets, for every scratch sc of scs, sc.accB, sc.accA (NTT
-// domain) to RLWE(X^{-φ}·f) for the phase φ = b + Σ a_i s_i of sc.alpha
+// blindRotateBatch is blindRotateScaled with the accumulators unscaled at
+// the end: RLWE(X^{-φ}·f) itself.
+func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
+	ev.blindRotateScaled(scs)
+	for _, sc := range scs {
+		ev.r.MulScalar(sc.accB, uint64(ev.p.ringN), sc.accB)
+		ev.r.MulScalar(sc.accA, uint64(ev.p.ringN), sc.accA)
+	}
+}
+
+// blindRotateScaled sets, for every scratch sc of scs, sc.accB, sc.accA (NTT
+// domain) to N^-1·RLWE(X^{-φ}·f) for the phase φ = b + Σ a_i s_i of sc.alpha
 // (GINX, ternary: ACC += (X^{-a}-1)·(ACC ⊡ RGSW(s_i=1)) + (X^{a}-1)·(ACC ⊡
 // RGSW(s_i=-1)), both products on one decomposition of ACC). The
 // accumulators advance in lockstep: step i runs for every scratch before
@@ -346,13 +351,14 @@ func (ev *Evaluator) blindRotate(sc *Scratch) { ev.blindRotateBatch(sc.self[:]) 
 // the others. Each accumulator sees the same operations in the same order
 // as alone, so the results are bit-identical to one blind rotation each.
 //
-// During the loop the accumulators are kept scaled by N^-1 (the monomial
-// table is, so every step's update is too): then InverseUnscaled gives
-// their coefficients without the N^-1 factor that Inverse would fold into
-// its last stage (one Shoup product per pair fewer), and the unscaling at
-// the end restores the accumulators exactly (all values are fully reduced
-// mod Q, so the result is bit for bit the same).
-func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
+// The accumulators are kept scaled by N^-1 (they start from N^-1·f and the
+// monomial table is scaled, so every step's update is too): then
+// InverseUnscaled gives their coefficients without the N^-1 factor that
+// Inverse would fold into its last stage (one Shoup product per pair
+// fewer), and finishRGSW wants N^-1·ACC anyway; blindRotateBatch unscales
+// them exactly (all values are fully reduced mod Q, so the result is bit
+// for bit that of the unscaled rotation).
+func (ev *Evaluator) blindRotateScaled(scs []*Scratch) {
 	r := ev.r
 	p := ev.p
 	n := p.lit.LWEDim
@@ -367,9 +373,8 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 	t := scs[0]
 	cB, cA, dig := t.cB, t.cA, t.dig[:2*l]
 	for _, sc := range scs {
-		r.MulByMonomial(ev.f, -int(sc.alpha[n]), cB)
+		r.MulByMonomial(ev.fInv, -int(sc.alpha[n]), cB)
 		r.Forward(cB, sc.accB)
-		r.MulScalar(sc.accB, ev.nInv, sc.accB)
 		for k := range sc.accA {
 			clear(sc.accA[k])
 		}
@@ -420,10 +425,6 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 			a := int(pend.alpha[i])
 			r.DotRowsMono2(dig, kp.B, kp.A, km.B, km.A, ev.mono[(M-a)%M], ev.mono[a], pend.accB, pend.accA)
 		}
-	}
-	for _, sc := range scs {
-		r.MulScalar(sc.accB, uint64(p.ringN), sc.accB)
-		r.MulScalar(sc.accA, uint64(p.ringN), sc.accA)
 	}
 }
 

@@ -104,8 +104,12 @@ func TestFinishRGSWExact(t *testing.T) {
 					}
 				}
 			}
+			// finishRGSW takes N^-1·ACC (blindRotateScaled), the
+			// reference ACC.
 			copyPoly(sc.accB, ref.accB)
 			copyPoly(sc.accA, ref.accA)
+			r.MulScalar(sc.accB, k.ev.nInv, sc.accB)
+			r.MulScalar(sc.accA, k.ev.nInv, sc.accA)
 			k.ev.finishRGSW(out, sc)
 			finishRGSWRef(k.ev, want, ref)
 			if !rgswEqual(out, want) {
