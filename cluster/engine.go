@@ -63,6 +63,9 @@ type Batch struct {
 	Instances int    // circuit instances in the set
 	KeyID     string // the evaluation key it was encrypted for
 	Circuit   string // the circuit it is an input or output of (Program.Circuit)
+	// InputRGSW says its ciphertexts carry client-side input RGSWs
+	// (hcc.EncryptOptions.InputRGSW: about 7x larger, fewer bootstraps).
+	InputRGSW bool
 }
 
 // permanentError marks an error that a retry cannot fix.

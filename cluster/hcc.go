@@ -90,7 +90,7 @@ func (hccEngine) Inspect(ct []byte) (Batch, error) {
 		return Batch{}, err
 	}
 	h := c.CircuitHash()
-	return Batch{Instances: c.Instances(), KeyID: keyID(c.KeyID()), Circuit: hex.EncodeToString(h[:])}, nil
+	return Batch{Instances: c.Instances(), KeyID: keyID(c.KeyID()), Circuit: hex.EncodeToString(h[:]), InputRGSW: c.HasInputRGSW()}, nil
 }
 
 // Split is Ciphertexts.Split on the file (BGV: between packs only).

@@ -49,6 +49,9 @@ func TestHCCWideInputRGSW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !st.InputRGSW {
+		t.Error("SubmitStats.InputRGSW is false for inputs with input RGSWs")
+	}
 	if st.Tasks != 2 || st.BytesUp != int64(len(parts[0])+len(parts[1])) {
 		t.Errorf("%d tasks, %d bytes up: want 2 tasks, %d bytes", st.Tasks, st.BytesUp, len(parts[0])+len(parts[1]))
 	}

@@ -113,8 +113,8 @@ func testHCC(t *testing.T, tg hcc.Target, n, perTask, wantTasks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Tasks != wantTasks {
-		t.Errorf("%d tasks, want %d", st.Tasks, wantTasks)
+	if st.Tasks != wantTasks || st.InputRGSW {
+		t.Errorf("%d tasks, want %d; input RGSWs: %v", st.Tasks, wantTasks, st.InputRGSW)
 	}
 	if err := j.check(out); err != nil {
 		t.Fatal(err)

@@ -43,9 +43,12 @@ type SubmitOptions struct {
 
 // SubmitStats describes a finished job.
 type SubmitStats struct {
-	JobID       string
-	Tasks       int
-	Instances   int
+	JobID     string
+	Tasks     int
+	Instances int
+	// InputRGSW says the input carried client-side input RGSWs (Batch;
+	// set by Submit, which reads the input, not by Resume).
+	InputRGSW   bool
 	Resumed     bool          // the job was already on the server
 	KeyUploaded bool          // the evaluation key was not in the object store yet
 	KeyUpload   time.Duration // storing key and program (0 if already there)
@@ -117,7 +120,7 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 	} else if !validID(job) {
 		return nil, st, fmt.Errorf("job id %q: use letters, digits, - and _", job)
 	}
-	st.JobID, st.Instances, st.KeyBytes = job, b.Instances, int64(len(key))
+	st.JobID, st.Instances, st.KeyBytes, st.InputRGSW = job, b.Instances, int64(len(key)), b.InputRGSW
 
 	rec, err := c.job(ctx, job)
 	if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {

@@ -99,12 +99,13 @@ func TestBenchAESInputRGSW(t *testing.T) {
 		t.Errorf("key upload %v with --input-rgsw, %v without", k1, k0)
 	}
 	for _, c := range []struct{ args, want string }{
-		{"--rows fhew --fhew-params ToySigned --input-rgsw", "ToySigned has no client-side input RGSWs"},
-		{"--rows byte --input-rgsw", "add fhew to the rows"},
+		{"aes --rows fhew --fhew-params ToySigned --input-rgsw", "ToySigned has no client-side input RGSWs"},
+		{"aes --rows byte --input-rgsw", "add fhew to the rows"},
+		{"gadgets --input-rgsw", "applies to hcc bench aes"},
 	} {
-		got := runHCC(t, append([]string{"bench", "aes"}, strings.Fields(c.args)...)...)
+		got := runHCC(t, append([]string{"bench"}, strings.Fields(c.args)...)...)
 		if !strings.HasPrefix(got, "exit 1") || !strings.Contains(got, c.want) || strings.Contains(got, "reference NAND") {
-			t.Errorf("bench aes %s:\n%s", c.args, got)
+			t.Errorf("bench %s:\n%s", c.args, got)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func TestSubmitInputRGSW(t *testing.T) {
 	}
 	url := startCluster(t, 2)
 	got := runRaw(t, dir, "submit", "--insecure", "--server", url, "--eval-key", "TMP/k/eval.key", "--per-task", "2", "--timeout", "2m", "TMP/d.hdl", "TMP/in.ct", "-o", "TMP/out.ct")
-	if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "3 instances in 2 tasks") {
+	if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "3 instances (with their input RGSWs) in 2 tasks") {
 		t.Fatalf("submit:\n%s", got)
 	}
 	t.Log(got)

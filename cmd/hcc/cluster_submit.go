@@ -134,7 +134,11 @@ func submitCommand() *command {
 // submitSummary is the one-line report of a finished job.
 func submitSummary(st cluster.SubmitStats) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "submit: job %s: %d instances in %d tasks on %d workers in %v", st.JobID, st.Instances, st.Tasks, len(st.Workers), st.Wall.Round(time.Millisecond))
+	with := ""
+	if st.InputRGSW {
+		with = " (with their input RGSWs)"
+	}
+	fmt.Fprintf(&b, "submit: job %s: %d instances%s in %d tasks on %d workers in %v", st.JobID, st.Instances, with, st.Tasks, len(st.Workers), st.Wall.Round(time.Millisecond))
 	if st.Resumed {
 		b.WriteString(" (resumed)")
 	}
