@@ -245,18 +245,21 @@ func (ev *Evaluator) rotateToRGSW(out *RGSW, sc *Scratch) {
 // scaling comes for free: no multiply here and no unscaling after the
 // rotation.
 //
-// Only the A halves need the coefficient domain (they are decomposed), so
-// the B halves stay in the NTT domain throughout: the scaling by N^-1 and
-// X^{-jW} become slot-wise products, τ a slot permutation, + g_j/2 an add
-// to every slot, and the key switches' B parts and the rows' B need no
-// transform (per CBS at ℓ_c = 2: 12 inverse and 3 forward transforms
-// fewer, and the B automorphisms a permutation without signs). All of it
-// is exact mod Q on fully reduced values, so out is bit for bit what the
-// coefficient-domain sequence gives (TestFinishRGSWExact).
+// Only the decompositions need the coefficient domain, so the ciphertexts
+// stay in the NTT domain throughout: X^{-jW} becomes a slot-wise product,
+// τ a slot permutation (no signs), + g_j/2 an add to every slot; each trace
+// step transforms only τ(a) back (one inverse transform where the
+// coefficient-domain trace took two, plus a signed coefficient
+// permutation), the key switch's output needs no transform and the rows
+// need none either (per CBS at ℓ_c = 2, against the coefficient-domain
+// sequence: 12 inverse and 2 forward transforms fewer, 24 signed
+// permutations replaced by plain ones). All of it is exact mod Q on fully
+// reduced values, so out is bit for bit what the coefficient-domain
+// sequence gives (TestFinishRGSWExact).
 func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 	r := ev.r
-	r.Inverse(sc.accA, sc.tA)
 	copyPoly(sc.accB, sc.tB)
+	copyPoly(sc.accA, sc.tA)
 	l := ev.p.lit.CBS.Digits
 	// The trace steps with automorphisms 2^k + 1, k > log2 ℓ_c, keep every
 	// multiple of W = N/ℓ_c when ℓ_c is a power of two, and they commute
@@ -275,7 +278,8 @@ func (ev *Evaluator) finishRGSW(out *RGSW, sc *Scratch) {
 		// Row j: RLWE(b·g_j) in the NTT domain (+ g_j/2 in every slot is
 		// + g_j/2 on the constant coefficient).
 		r.Add(sc.tB, ev.halfGNTT[j], out.B[j])
-		r.Forward(sc.tA, out.A[j])
+		copyPoly(sc.tA, out.A[j])
+		r.Inverse(sc.tA, sc.tA)
 		ev.schemeSwitch(sc, out.B[j], out.B[l+j], out.A[l+j])
 	}
 }
@@ -285,14 +289,19 @@ func copyPoly(from, to ring.Poly2) {
 	copy(to[1], from[1])
 }
 
-// levelRLWE leaves RLWE(b·g_j) without the + g_j/2 (B in the NTT domain,
-// A in the coefficient domain) in sc.tB, sc.tA from the blind-rotated
-// accumulator N^-1·ACC in sc.cB (NTT domain), sc.cA (coefficient domain),
-// of which the first shared trace steps have already been applied.
+// levelRLWE leaves RLWE(b·g_j) without the + g_j/2 (NTT domain) in sc.tB,
+// sc.tA from the blind-rotated accumulator N^-1·ACC in sc.cB, sc.cA (NTT
+// domain), of which the first shared trace steps have already been
+// applied.
 func (ev *Evaluator) levelRLWE(j, shared int, sc *Scratch) {
 	r := ev.r
-	r.MulCoeffs(sc.cB, ev.levelMono[j], sc.tB)
-	r.MulByMonomial(sc.cA, -j*ev.p.window, sc.tA)
+	if j == 0 { // X^0
+		copyPoly(sc.cB, sc.tB)
+		copyPoly(sc.cA, sc.tA)
+	} else {
+		r.MulCoeffs(sc.cB, ev.levelMono[j], sc.tB)
+		r.MulCoeffs(sc.cA, ev.levelMono[j], sc.tA)
+	}
 	ev.trace(sc, ev.p.lit.LogN-shared, 1)
 }
 
@@ -428,8 +437,8 @@ func (ev *Evaluator) blindRotateScaled(scs []*Scratch) {
 	}
 }
 
-// trace applies the trace steps kHi down to kLo to (sc.tB, sc.tA) (B in
-// the NTT domain, A in the coefficient domain): ct += KS(τ_{2^k+1}(ct)).
+// trace applies the trace steps kHi down to kLo to (sc.tB, sc.tA) (NTT
+// domain): ct += KS(τ_{2^k+1}(ct)).
 // All steps (log N .. 1) give Tr_{K/Q}: every coefficient but the constant
 // one cancels and the constant is multiplied by N (the caller
 // pre-multiplies by N^-1).
@@ -438,8 +447,8 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 	g := ev.p.lit.Trace
 	dig := sc.dig[:g.Digits]
 	for k := kHi; k >= kLo; k-- {
-		t := uint64(1)<<uint(k) + 1
-		r.AutomorphismCoeff(sc.tA, t, sc.uA)
+		r.AutomorphismNTT(sc.tA, ev.autIdx[k-1], sc.uA)
+		r.Inverse(sc.uA, sc.uA)
 		r.Decompose(sc.uA, g.LogB, g.Digits, g.Drop, dig)
 		for _, d := range dig {
 			r.Forward(d, d)
@@ -448,15 +457,14 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 		r.DotRows(dig, key.B, key.A, sc.pB, sc.pA)
 		r.AutomorphismNTT(sc.tB, ev.autIdx[k-1], sc.uB)
 		r.Add3(sc.tB, sc.uB, sc.pB, sc.tB)
-		r.Inverse(sc.pA, sc.pA)
 		r.Add(sc.tA, sc.pA, sc.tA)
 	}
 }
 
 // schemeSwitch writes the z-row RLWE(b·g_j·z) (NTT domain) from
-// RLWE(b·g_j) = (sc.tB, sc.tA) (coefficient domain; bNTT is sc.tB in the
-// NTT domain): (β + α·z)·z = β·z + α·z², so the row is (0, β) plus the
-// key switch of α from z² to z (key RLWE'(z²)).
+// RLWE(b·g_j) = (β, α), given as bNTT = β (NTT domain) and sc.tA = α
+// (coefficient domain): (β + α·z)·z = β·z + α·z², so the row is (0, β)
+// plus the key switch of α from z² to z (key RLWE'(z²)).
 func (ev *Evaluator) schemeSwitch(sc *Scratch, bNTT, outB, outA ring.Poly2) {
 	r := ev.r
 	g := ev.p.lit.Trace

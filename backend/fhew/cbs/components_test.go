@@ -79,9 +79,11 @@ func TestTrace(t *testing.T) {
 	encryptCoeff(t, k, smp, m, sc.tB, sc.tA)
 	r.MulScalar(sc.tB, k.ev.nInv, sc.tB)
 	r.MulScalar(sc.tA, k.ev.nInv, sc.tA)
-	r.Forward(sc.tB, sc.tB) // trace takes B in the NTT domain
+	r.Forward(sc.tB, sc.tB) // trace works in the NTT domain
+	r.Forward(sc.tA, sc.tA)
 	k.ev.trace(sc, k.p.lit.LogN, 1)
 	r.Inverse(sc.tB, sc.tB)
+	r.Inverse(sc.tA, sc.tA)
 	want := make([]int64, k.p.ringN)
 	want[0] = m[0] // Tr(N^-1·m) = m_0
 	if e := maxErr(coeffPhase(k.sk, sc.tB, sc.tA), want, Q); e > 1<<30 {
