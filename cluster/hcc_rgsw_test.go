@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +89,10 @@ func startLimitedServer(t *testing.T, maxMemory int64, maxPayload int32) string 
 }
 
 // TestSubmitServerLimits: a server without room for a batch with input
-// RGSWs (3.7 MB of inputs, 3 MB of JetStream memory), or whose messages
-// are below the object store's 128 KiB chunks, fails Submit with what to
-// do, not only the server's error code.
+// RGSWs (3.7 MB of inputs and a 2.4 MB key, 5 MB of JetStream memory), or
+// whose messages are below the object store's 128 KiB chunks, fails
+// Submit with what to do, not only the server's error code; the job that
+// ran out of room is deleted with the parts it had stored.
 func TestSubmitServerLimits(t *testing.T) {
 	j := newHCCJobWith(t, hcc.Target{Engine: "fhew", Params: "ToyCBS", Insecure: true}, 8, hcc.EncryptOptions{InputRGSW: true})
 	for _, c := range []struct {
@@ -99,17 +101,32 @@ func TestSubmitServerLimits(t *testing.T) {
 		payload    int32
 		want, code string
 	}{
-		{"full", 3 << 20, 1 << 20, "JetStream storage is full", "insufficient resources"},
+		{"full", 5 << 20, 1 << 20, "JetStream storage is full", "insufficient resources"},
 		{"max_payload", 64 << 20, 64 << 10, "max_payload is below the object store's 128 KiB chunks", "maximum payload exceeded"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cl := testConnect(t, startLimitedServer(t, c.memory, c.payload))
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, _, err := cl.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: 2})
+			_, _, err := cl.Submit(ctx, j.key, j.prog, j.in, SubmitOptions{Engine: HCC, PerTask: 1})
 			t.Log(err)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.code) {
 				t.Fatalf("got %v, want %q and the server's %q", err, c.want, c.code)
+			}
+			if c.name != "full" {
+				return
+			}
+			if !regexp.MustCompile(`its [1-9]\d* stored part\(s\) were deleted`).MatchString(err.Error()) {
+				t.Errorf("the job failed before any part was stored, or does not say it was deleted: %v", err)
+			}
+			if jobs, err := cl.Jobs(ctx); err != nil || len(jobs) != 0 {
+				t.Errorf("jobs left on the server: %v, %v", jobs, err)
+			}
+			infos, _ := cl.objects.List(ctx)
+			for _, info := range infos {
+				if strings.HasPrefix(info.Name, "in/") {
+					t.Errorf("part %s left in the object store", info.Name)
+				}
 			}
 		})
 	}

@@ -39,17 +39,23 @@ func (c *Client) putObject(ctx context.Context, name string, data []byte) (uploa
 // client-side input RGSWs (hcc encrypt --input-rgsw, about 7x larger)
 // reach such limits first.
 func storeError(what string, size int, err error) error {
-	var api *jetstream.APIError
 	switch {
-	case errors.As(err, &api) && (api.ErrorCode == jsErrInsufficientResources || api.ErrorCode == jsErrStorageExceeded):
-		return fmt.Errorf("%s (%.1f MB): %v: the NATS server's JetStream storage is full "+
+	case noRoom(err):
+		return fmt.Errorf("%s (%.1f MB): %w: the NATS server's JetStream storage is full "+
 			"(hcc serve keeps everything in memory unless --store DIR; another server has its max_mem_store, max_file_store and account limits): "+
 			"give it more room, delete finished jobs (hcc submit does unless --keep), or submit fewer instances at once "+
 			"(ciphertexts with input RGSWs, hcc encrypt --input-rgsw, are about 7x larger)", what, float64(size)/1e6, err)
 	case errors.Is(err, nats.ErrMaxPayload):
-		return fmt.Errorf("%s: %v: the NATS server's max_payload is below the object store's 128 KiB chunks: raise it (hcc serve uses 1 MiB)", what, err)
+		return fmt.Errorf("%s: %w: the NATS server's max_payload is below the object store's 128 KiB chunks: raise it (hcc serve uses 1 MiB)", what, err)
 	}
 	return fmt.Errorf("%s: %v", what, err)
+}
+
+// noRoom reports whether a write failed because the server's JetStream
+// storage is full.
+func noRoom(err error) bool {
+	var api *jetstream.APIError
+	return errors.As(err, &api) && (api.ErrorCode == jsErrInsufficientResources || api.ErrorCode == jsErrStorageExceeded)
 }
 
 // The JetStream error codes of a server out of room (nats-server's

@@ -162,7 +162,15 @@ func (c *Client) Submit(ctx context.Context, key, program, input []byte, o Submi
 		first := 0
 		for i, part := range parts {
 			if _, err := c.objects.PutBytes(ctx, inputObject(job, i), part); err != nil {
-				return nil, st, storeError(fmt.Sprintf("store task %d input", i), len(part), err)
+				err = storeError(fmt.Sprintf("store task %d input", i), len(part), err)
+				if noRoom(err) {
+					// Resuming cannot succeed without room, and the parts
+					// stored so far would keep it taken (and their tasks
+					// busy workers): drop the job.
+					c.cancelJob(rec)
+					err = fmt.Errorf("%w; job %s and its %d stored part(s) were deleted", err, job, i)
+				}
+				return nil, st, err
 			}
 			st.BytesUp += int64(len(part))
 			t := task{Job: job, Index: i, Tasks: len(parts), First: first, Instances: sizes[i],
