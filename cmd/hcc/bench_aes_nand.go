@@ -63,13 +63,18 @@ func startAESCPU() func() aesCPU {
 	}
 }
 
-// writeAESRatio appends the AES/NAND line for the fhew row (latency over
-// the reference NAND) and the CPU received.
-func writeAESRatio(w io.Writer, latency time.Duration, set string, workers int, n *aesNAND, c aesCPU) {
+// writeAESRatio appends the AES/NAND line for an fhew row (latency over
+// the reference NAND).
+func writeAESRatio(w io.Writer, latency time.Duration, set string, workers int, n *aesNAND) {
 	nand := n.ms()
 	fmt.Fprintf(w, "- AES/NAND (fhew row, %s, %d worker(s)): %v / %.2f ms = **%.0f** NAND-times of %s (median of %d NANDs timed just before and %d just after the rows: %.2f and %.2f ms).\n",
 		set, workers, roundAES(latency), nand, float64(latency.Nanoseconds())/1e6/nand, n.set,
 		2*n.before.Rounds, 2*n.after.Rounds, fhewbench.Median(n.before.ReferenceMs), fhewbench.Median(n.after.ReferenceMs))
+}
+
+// writeAESCPU appends the CPU the process received while the rows ran
+// (once: it covers every row).
+func writeAESCPU(w io.Writer, c aesCPU) {
 	if c.known && c.wall > 0 {
 		fmt.Fprintf(w, "- CPU received by the process while the rows ran (compilation, keys, evaluation): %.1f s over %.1f s wall = %.2f cores.\n", c.cpu.Seconds(), c.wall.Seconds(), c.cpu.Seconds()/c.wall.Seconds())
 	}

@@ -56,47 +56,63 @@ func TestBenchAESFHEWRatio(t *testing.T) {
 	}
 }
 
-// aesCostlyRe reads the fhew row's note: the evaluation's own count.
-var aesCostlyRe = regexp.MustCompile(`the evaluation ran (\d+) circuit bootstraps`)
+// aesCostlyRe reads an fhew row's note: the evaluation's own count.
+var aesCostlyRe = regexp.MustCompile(`the evaluation ran (\d+) circuit bootstraps( with client-side input RGSWs)?`)
 
-// TestBenchAESInputRGSW runs the fhew row at ToyCBS without and with
-// --input-rgsw: both check their block against crypto/aes, the second
-// names itself in the table and the note and runs fewer circuit
-// bootstraps for a larger upload; a set without input RGSWs and a run
-// without the fhew row refuse the flag before anything is timed.
+// aesCompareRe reads the comparison line of the two fhew rows.
+var aesCompareRe = regexp.MustCompile(`- input RGSWs \(the two fhew rows, ToyCBS, one after the other in this run\): (\d+) -> (\d+) circuit bootstraps, latency \S+ -> \S+ = \*\*([0-9.]+)x\*\*, upload per block ([0-9.]+ [KMG]?B) -> ([0-9.]+ [KMG]?B) \(`)
+
+// TestBenchAESInputRGSW runs the fhew row at ToyCBS with --input-rgsw:
+// two rows, without and then with input RGSWs, both checked against
+// crypto/aes, the second named so in the table and its note, with fewer
+// circuit bootstraps for a larger upload, and a line comparing them that
+// agrees with the rows; a set without input RGSWs, a run without the fhew
+// row and the other benchmarks refuse the flag before anything is timed.
 func TestBenchAESInputRGSW(t *testing.T) {
-	args := []string{"bench", "aes", "--rows", "fhew", "--fhew-params", "ToyCBS", "--workers", "2", "--nand-rounds", "0"}
-	plain := runHCC(t, args...)
-	with := runHCC(t, append(args, "--input-rgsw")...)
-	count := func(name, out string) int {
-		t.Helper()
-		if !strings.HasPrefix(out, "exit 0") || !strings.Contains(out, "1 block(s) checked against crypto/aes") {
-			t.Fatalf("bench aes %s:\n%s", name, out)
-		}
-		m := aesCostlyRe.FindStringSubmatch(out)
-		if m == nil {
-			t.Fatalf("bench aes %s: no circuit bootstrap count:\n%s", name, out)
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
+	got := runHCC(t, "bench", "aes", "--rows", "fhew", "--fhew-params", "ToyCBS", "--workers", "2", "--nand-rounds", "1", "--input-rgsw")
+	if !strings.HasPrefix(got, "exit 0") || strings.Count(got, "1 block(s) checked against crypto/aes") != 2 {
+		t.Fatalf("bench aes --input-rgsw:\n%s", got)
 	}
-	n0, n1 := count("plain", plain), count("--input-rgsw", with)
+	for _, row := range []string{"| FHEW (aes128.hdl, LUT-mapped, one block) | ToyCBS (insecure) | 1 |",
+		"| FHEW (aes128.hdl, LUT-mapped, one block, client-side input RGSWs) | ToyCBS (insecure) | 1 |"} {
+		if !strings.Contains(got, row) {
+			t.Errorf("no row %q:\n%s", row, got)
+		}
+	}
+	notes := aesCostlyRe.FindAllStringSubmatch(got, -1)
+	if len(notes) != 2 || notes[0][2] != "" || notes[1][2] == "" {
+		t.Fatalf("want the notes of a plain and an input-RGSW row, in that order: %q\n%s", notes, got)
+	}
+	n0, _ := strconv.Atoi(notes[0][1])
+	n1, _ := strconv.Atoi(notes[1][1])
 	if n1 == 0 || n1 >= n0 {
-		t.Errorf("%d circuit bootstraps with --input-rgsw, %d without", n1, n0)
+		t.Errorf("%d circuit bootstraps with input RGSWs, %d without", n1, n0)
 	}
-	row := "| FHEW (aes128.hdl, LUT-mapped, one block, client-side input RGSWs) | ToyCBS (insecure) | 1 |"
-	if !strings.Contains(with, row) || !strings.Contains(with, "with client-side input RGSWs") ||
-		strings.Contains(plain, "input RGSWs") {
-		t.Errorf("the report does not say which run it is:\n%s\nwith --input-rgsw:\n%s", plain, with)
+	m := aesCompareRe.FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("no comparison line:\n%s", got)
+	}
+	if m[1] != notes[0][1] || m[2] != notes[1][1] {
+		t.Errorf("comparison %s -> %s, rows %s and %s", m[1], m[2], notes[0][1], notes[1][1])
+	}
+	if r, _ := strconv.ParseFloat(m[3], 64); !(r > 0) {
+		t.Errorf("latency ratio %q", m[3])
 	}
 	// The upload column: the input RGSWs make the inputs several times larger.
-	if u0, u1 := aesUpload(t, plain), aesUpload(t, with); u1 < 4*u0 {
-		t.Errorf("upload per block %.0f B with --input-rgsw, %.0f B without", u1, u0)
+	ups := aesUploadRe.FindAllStringSubmatch(got, -1)
+	if len(ups) != 2 {
+		t.Fatalf("upload columns %q", ups)
+	}
+	if u0, u1 := aesBytes(ups[0][1], ups[0][2]), aesBytes(ups[1][1], ups[1][2]); u1 < 4*u0 || m[4] != ups[0][1]+" "+ups[0][2] || m[5] != ups[1][1]+" "+ups[1][2] {
+		t.Errorf("upload per block %.0f B with input RGSWs, %.0f B without; comparison %s -> %s", u1, u0, m[4], m[5])
 	}
 	// The transciphering key goes without input RGSWs either way.
-	keyRe := regexp.MustCompile(`key once: ([0-9.]+ [KMG]?B) \|`)
-	if k0, k1 := keyRe.FindStringSubmatch(plain), keyRe.FindStringSubmatch(with); k0 == nil || k1 == nil || k0[1] != k1[1] {
-		t.Errorf("key upload %v with --input-rgsw, %v without", k1, k0)
+	keys := regexp.MustCompile(`key once: ([0-9.]+ [KMG]?B) \|`).FindAllStringSubmatch(got, -1)
+	if len(keys) != 2 || keys[0][1] != keys[1][1] {
+		t.Errorf("key uploads %q", keys)
+	}
+	if strings.Count(got, "AES/NAND (fhew row") != 2 || strings.Count(got, "- CPU received by the process") != 1 {
+		t.Errorf("want an AES/NAND line per fhew row and one CPU line:\n%s", got)
 	}
 	for _, c := range []struct{ args, want string }{
 		{"aes --rows fhew --fhew-params ToySigned --input-rgsw", "ToySigned has no client-side input RGSWs"},
@@ -110,17 +126,12 @@ func TestBenchAESInputRGSW(t *testing.T) {
 	}
 }
 
-// aesUploadRe reads the fhew row's upload per block without
+// aesUploadRe reads an fhew row's upload per block without
 // transciphering (the table's eighth column).
 var aesUploadRe = regexp.MustCompile(`\| FHEW [^|]*\|(?:[^|]*\|){6} ([0-9.]+) (B|KB|MB|GB) \|`)
 
-// aesUpload returns the fhew row's upload per block in bytes.
-func aesUpload(t *testing.T, out string) float64 {
-	t.Helper()
-	m := aesUploadRe.FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no upload column in\n%s", out)
-	}
-	v, _ := strconv.ParseFloat(m[1], 64)
-	return v * map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m[2]]
+// aesBytes is a FormatBytes figure in bytes.
+func aesBytes(v, unit string) float64 {
+	f, _ := strconv.ParseFloat(v, 64)
+	return f * map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[unit]
 }
