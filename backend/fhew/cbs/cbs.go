@@ -447,7 +447,7 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 	g := ev.p.lit.Trace
 	dig := sc.dig[:g.Digits]
 	for k := kHi; k >= kLo; k-- {
-		r.AutomorphismNTT(sc.tA, ev.autIdx[k-1], sc.uA)
+		r.AutomorphismNTTPair(sc.tB, sc.tA, ev.autIdx[k-1], sc.uB, sc.uA)
 		r.Inverse(sc.uA, sc.uA)
 		r.Decompose(sc.uA, g.LogB, g.Digits, g.Drop, dig)
 		for _, d := range dig {
@@ -455,7 +455,6 @@ func (ev *Evaluator) trace(sc *Scratch, kHi, kLo int) {
 		}
 		key := ev.ek.trace[k-1]
 		r.DotRows(dig, key.B, key.A, sc.pB, sc.pA)
-		r.AutomorphismNTT(sc.tB, ev.autIdx[k-1], sc.uB)
 		r.Add3(sc.tB, sc.uB, sc.pB, sc.tB)
 		r.Add(sc.tA, sc.pA, sc.tA)
 	}
