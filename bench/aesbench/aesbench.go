@@ -104,6 +104,10 @@ type Row struct {
 	// CostName what they are; 0 and "" for the rows not run by hcc.Eval.
 	Costly   int
 	CostName string
+	// EvalCPU is the CPU the process received during the evaluation
+	// (hcc.Stats.CPU; 0 if unknown): on a shared machine a steadier
+	// figure than Latency for comparing two rows.
+	EvalCPU time.Duration
 	// InputRGSW says the inputs carried client-side input RGSWs
 	// (Options.InputRGSW on the fhew row).
 	InputRGSW bool

@@ -188,6 +188,9 @@ func runHCC(ctx context.Context, o Options, rng *rand.Rand, r *Row, v aescircuit
 		return nil, 0, err
 	}
 	r.Costly, r.CostName = stats.Costly, stats.CostName
+	if stats.CPUKnown {
+		r.EvalCPU = stats.CPU
+	}
 	vals, err := ck.Decrypt(p, out)
 	if err != nil {
 		return nil, 0, err

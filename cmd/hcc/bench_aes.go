@@ -146,10 +146,16 @@ func writeAESInputRGSW(w io.Writer, rows []aesbench.Row) {
 	if plain == nil || with == nil || plain.Latency <= 0 {
 		return
 	}
-	fmt.Fprintf(w, "- input RGSWs (the two fhew rows, %s, one after the other in this run): %d -> %d %s, latency %v -> %v = **%.2fx**, upload per block %s -> %s "+
+	cpu := ""
+	if plain.EvalCPU > 0 && with.EvalCPU > 0 {
+		// Under load the latencies follow what the process received; its
+		// CPU follows the work.
+		cpu = fmt.Sprintf(", the evaluation's CPU %.1f s -> %.1f s = **%.2fx**", plain.EvalCPU.Seconds(), with.EvalCPU.Seconds(), with.EvalCPU.Seconds()/plain.EvalCPU.Seconds())
+	}
+	fmt.Fprintf(w, "- input RGSWs (the two fhew rows, %s, one after the other in this run): %d -> %d %s, latency %v -> %v = %.2fx%s, upload per block %s -> %s "+
 		"(latencies are the evaluations alone; the second row's compilation reuses the first's table mapping, so its peak RSS leaves the mapping out).\n",
 		plain.Params, plain.Costly, with.Costly, plain.CostName, roundAES(plain.Latency), roundAES(with.Latency),
-		with.Latency.Seconds()/plain.Latency.Seconds(), aesbench.FormatBytes(plain.UploadFHE), aesbench.FormatBytes(with.UploadFHE))
+		with.Latency.Seconds()/plain.Latency.Seconds(), cpu, aesbench.FormatBytes(plain.UploadFHE), aesbench.FormatBytes(with.UploadFHE))
 }
 
 // checkWritableFile fails early if path cannot be created.
