@@ -58,11 +58,7 @@ func (k *cbsKit) runPlan(t testing.TB, plan *ir.WidePlan, bits []bool, threads i
 	if err != nil {
 		t.Fatal(err)
 	}
-	batch := 0
-	if v, err := strconv.Atoi(os.Getenv("HCC_CBS_BATCH")); err == nil && v > 0 {
-		batch = v
-	}
-	out, err := k.ev.EvalPlan(context.Background(), plan, in, cbs.EvalOptions{Threads: threads, Batch: batch})
+	out, err := k.ev.EvalPlan(context.Background(), plan, in, cbs.EvalOptions{Threads: threads, Batch: envInt("HCC_CBS_BATCH", 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,42 +115,14 @@ func TestCBSEncryptedAES(t *testing.T) {
 	if os.Getenv("HCC_CBS_AES") != "1" {
 		t.Skip("set HCC_CBS_AES=1 to run AES-128 encrypted with circuit bootstrapping")
 	}
-	c, err := aes.Compile(aes.Small)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := newCBSKit(t, cbs.STD128_CBS)
-	t0 := time.Now()
-	plan, err := optimize.MapWide(c, optimize.WideOptions{MaxTerms: k.p.MaxTerms(-50)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("mapping %.1f s: %v", time.Since(t0).Seconds(), plan.Stats())
-	bits, err := c.PackInputs(aes.Inputs(block(t, fips197[0]), block(t, fips197[1])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	threads := 2
-	if v, err := strconv.Atoi(os.Getenv("HCC_CBS_THREADS")); err == nil && v > 0 {
-		threads = v
-	}
+	a := newAESRun(t)
 	nand := nandTime(t, 20)
 	t1 := time.Now()
-	got := k.runPlan(t, plan, bits, threads)
+	got := a.k.runPlan(t, a.plan, a.bits, a.threads)
 	wall := time.Since(t1)
 	nand = (nand + nandTime(t, 20)) / 2
-	out, err := c.UnpackOutputs(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, err := aes.Ciphertext(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("AES-128 encrypted: %.1f s wall on %d threads; NAND %.2f ms; AES/NAND %.0f", wall.Seconds(), threads, nand.Seconds()*1e3, wall.Seconds()/nand.Seconds())
-	if hex.EncodeToString(ct[:]) != fips197[2] {
-		t.Fatalf("AES: %x, FIPS-197 %s", ct, fips197[2])
-	}
+	t.Logf("AES-128 encrypted: %.1f s wall on %d threads; NAND %.2f ms; AES/NAND %.0f", wall.Seconds(), a.threads, nand.Seconds()*1e3, wall.Seconds()/nand.Seconds())
+	a.checkFIPS(t, got)
 }
 
 // TestCBSEncryptedAESInputRGSW is TestCBSEncryptedAES with client-side
@@ -171,38 +139,24 @@ func TestCBSEncryptedAESInputRGSW(t *testing.T) {
 	if os.Getenv("HCC_CBS_AES") != "1" {
 		t.Skip("set HCC_CBS_AES=1 to run AES-128 encrypted with circuit bootstrapping and input RGSWs")
 	}
-	c, err := aes.Compile(aes.Small)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := newCBSKit(t, cbs.STD128_CBS)
-	plan, err := optimize.MapWide(c, optimize.WideOptions{MaxTerms: k.p.MaxTerms(-50)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bits, err := c.PackInputs(aes.Inputs(block(t, fips197[0]), block(t, fips197[1])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	threads := 2
-	if v, err := strconv.Atoi(os.Getenv("HCC_CBS_THREADS")); err == nil && v > 0 {
-		threads = v
-	}
-	in, err := k.enc.EncryptBits(bits)
+	a := newAESRun(t)
+	k := a.k
+	in, err := k.enc.EncryptBits(a.bits)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	rg, err := k.enc.EncryptInputRGSW(bits)
+	rg, err := k.enc.EncryptInputRGSW(a.bits)
 	if err != nil {
 		t.Fatal(err)
 	}
 	encTime := time.Since(t0)
 	var ran, total int
-	opt := cbs.EvalOptions{Threads: threads, InputRGSW: rg, Progress: func(done, tot int) { ran, total = done, tot }}
+	opt := cbs.EvalOptions{Threads: a.threads, Batch: envInt("HCC_CBS_BATCH", 0), InputRGSW: rg,
+		Progress: func(done, tot int) { ran, total = done, tot }}
 	nand := nandTime(t, 20)
 	t1 := time.Now()
-	outCT, err := k.ev.EvalPlan(context.Background(), plan, in, opt)
+	outCT, err := k.ev.EvalPlan(context.Background(), a.plan, in, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +166,53 @@ func TestCBSEncryptedAESInputRGSW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := c.UnpackOutputs(got)
+	forms := a.plan.Stats().DistinctIn
+	t.Logf("AES-128 encrypted with input RGSWs: %.1f s wall on %d threads, %d CBS (of %d forms; %d from input RGSWs); "+
+		"NAND %.2f ms; AES/NAND %.0f; client RGSW encryption %.2f s, %d KiB per input bit (%d bits)",
+		wall.Seconds(), a.threads, ran, forms, forms-total, nand.Seconds()*1e3,
+		wall.Seconds()/nand.Seconds(), encTime.Seconds(), rg[0].SizeBytes()>>10, len(rg))
+	if ran != total {
+		t.Fatalf("%d of %d bootstraps reported", ran, total)
+	}
+	a.checkFIPS(t, got)
+}
+
+// aesRun is the common part of the encrypted AES tests: aes128 mapped to a
+// wide plan at STD128_CBS with its keys, FIPS-197 C.1's inputs packed, and
+// the worker count (2, or HCC_CBS_THREADS).
+type aesRun struct {
+	c       *ir.Circuit
+	k       *cbsKit
+	plan    *ir.WidePlan
+	bits    []bool
+	threads int
+}
+
+func newAESRun(t *testing.T) *aesRun {
+	t.Helper()
+	c, err := aes.Compile(aes.Small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := newCBSKit(t, cbs.STD128_CBS)
+	t0 := time.Now()
+	plan, err := optimize.MapWide(c, optimize.WideOptions{MaxTerms: k.p.MaxTerms(-50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("mapping %.1f s: %v", time.Since(t0).Seconds(), plan.Stats())
+	bits, err := c.PackInputs(aes.Inputs(block(t, fips197[0]), block(t, fips197[1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &aesRun{c: c, k: k, plan: plan, bits: bits, threads: envInt("HCC_CBS_THREADS", 2)}
+}
+
+// checkFIPS fails t unless the decrypted output bits are FIPS-197 C.1's
+// ciphertext.
+func (a *aesRun) checkFIPS(t *testing.T, got []bool) {
+	t.Helper()
+	out, err := a.c.UnpackOutputs(got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,16 +220,18 @@ func TestCBSEncryptedAESInputRGSW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("AES-128 encrypted with input RGSWs: %.1f s wall on %d threads, %d CBS (of %d forms; %d from input RGSWs); "+
-		"NAND %.2f ms; AES/NAND %.0f; client RGSW encryption %.2f s, %d KiB per input bit (%d bits)",
-		wall.Seconds(), threads, ran, plan.Stats().DistinctIn, plan.Stats().DistinctIn-total, nand.Seconds()*1e3,
-		wall.Seconds()/nand.Seconds(), encTime.Seconds(), rg[0].SizeBytes()>>10, len(rg))
-	if ran != total {
-		t.Fatalf("%d of %d bootstraps reported", ran, total)
-	}
 	if hex.EncodeToString(ct[:]) != fips197[2] {
 		t.Fatalf("AES: %x, FIPS-197 %s", ct, fips197[2])
 	}
+}
+
+// envInt returns the positive integer in the environment variable name, or
+// def when it is unset or not a positive integer.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 // nandTime returns the mean time of n NANDs at STD128_LOWFAIL_T (one thread).
