@@ -75,13 +75,13 @@ type LUTChoice struct {
 func (ch LUTChoice) String() string {
 	if ch.Skipped && ch.EstimatedFrom != ch.Name {
 		return fmt.Sprintf("%s: not mapped, at least %s = %.0f NAND-equivalents (estimated from %s)",
-			ch.Name, ch.priceText(), ch.Cost, ch.EstimatedFrom)
+			ch.Name, ch.priceText(ch.EstimatedFrom+"'s SELs"), ch.Cost, ch.EstimatedFrom)
 	}
 	if ch.Bootstraps == 0 && !ch.Skipped {
 		return fmt.Sprintf("%s: no bootstraps, nothing can fail", ch.Name)
 	}
 	s := fmt.Sprintf("%s: %s = %.0f NAND-equivalents, predicted failure 2^%.1f per run (LUTs within 2^%.0f)",
-		ch.Name, ch.priceText(), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
+		ch.Name, ch.priceText("SELs"), ch.Cost, ch.Log2Failure, ch.LUTFailureLog2)
 	if !ch.OK {
 		s += ", over the target"
 	}
@@ -93,8 +93,11 @@ func (ch LUTChoice) String() string {
 
 // priceText is "N bootstraps × price", with the priced count beside N
 // where an OpSel's measured price makes it differ ("N bootstraps (priced
-// P: ...) × price"), so that the product printed is the Cost compared.
-func (ch LUTChoice) priceText() string {
+// P: SELs at their measured cost) × price"), so that the product printed
+// is the Cost compared. sels names whose selects were priced: "SELs" for
+// a mapping of the set itself, the coverer's for an estimate taken from
+// another set's mapping (the set itself may have no SELs).
+func (ch LUTChoice) priceText(sels string) string {
 	price := 0.0
 	if ch.Priced > 0 {
 		price = ch.Cost / ch.Priced
@@ -102,5 +105,5 @@ func (ch LUTChoice) priceText() string {
 	if ch.Priced == float64(ch.Bootstraps) {
 		return fmt.Sprintf("%d bootstraps × %.2f", ch.Bootstraps, price)
 	}
-	return fmt.Sprintf("%d bootstraps (priced %.1f: a SEL at its measured cost) × %.2f", ch.Bootstraps, ch.Priced, price)
+	return fmt.Sprintf("%d bootstraps (priced %.1f: %s at their measured cost) × %.2f", ch.Bootstraps, ch.Priced, sels, price)
 }
