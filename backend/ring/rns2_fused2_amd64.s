@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "reduce32_amd64.h"
 
 // The pair kernel of RNS2.DotRowsMono2Pair: rns2DotRowsMono2AVX512
 // (rns2_fused_amd64.s, whose comments explain the lane layout, the
@@ -74,14 +75,6 @@
 	MOVQ 40(R8)(R12*8), R13 \
 	MAC2(R13, Z6, Z7, Z14, Z15)
 
-// LAZYBAR(X, T): X -> [0, 3Q), as in rns2_fused_amd64.s.
-#define LAZYBAR(X, T) \
-	VPSRLVQ  Z22, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $32, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X
-
 // REDC(X, T): X -> X·2^-32 in [0, 2Q), as in rns2_fused_amd64.s, -Q^-1
 // mod 2^32 broadcast from c[10].
 #define REDC(X, T) \
@@ -100,20 +93,10 @@
 	REDC(S6, Z25) \
 	REDC(S7, Z26)
 
-// BARRETT1(X, T): X -> X mod Q, as in rns2_fused_amd64.s.
-#define BARRETT1(X, T) \
-	VPSRLVQ  Z31, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $33, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X \
-	VPSUBQ   Z24, X, T \
-	VPMINUQ  T, X, X
-
 // REDC8, MONOMUL (odd slots read 4 bytes on) or MONOMULS (shifted, last
 // block), ACCSTORE: one accumulator's sums reduced, times the monomials at
 // M1, M2, B1 + B2 and A1 + A2, plus the accumulators at AB, AA, reduced and
-// stored; FINISH, FINISHS: both accumulators.
+// stored; FINISH: both accumulators.
 #define LAZY8(S0, S1, S2, S3, S4, S5, S6, S7) \
 	LAZYBAR(S0, Z16) \
 	LAZYBAR(S1, Z17) \
@@ -178,34 +161,21 @@
 	LAZY8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	LAZY8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
-#define FINISH \
+// FINISH(MUL): both accumulators' sums reduced (REDC8), times their
+// monomials by MUL (MONOMUL, or MONOMULS for the last block), plus the
+// accumulators, stored (ACCSTORE).
+#define FINISH(MUL) \
 	MOVQ 0(SI), R13 \
 	MOVQ 8(SI), R14 \
 	REDC8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
-	MONOMUL(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
+	MUL(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 0(DI), R13 \
 	MOVQ 8(DI), R14 \
 	ACCSTORE(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
 	MOVQ 16(SI), R13 \
 	MOVQ 24(SI), R14 \
 	REDC8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
-	MONOMUL(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
-	MOVQ 16(DI), R13 \
-	MOVQ 24(DI), R14 \
-	ACCSTORE(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
-
-#define FINISHS \
-	MOVQ 0(SI), R13 \
-	MOVQ 8(SI), R14 \
-	REDC8(Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
-	MONOMULS(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
-	MOVQ 0(DI), R13 \
-	MOVQ 8(DI), R14 \
-	ACCSTORE(R13, R14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7) \
-	MOVQ 16(SI), R13 \
-	MOVQ 24(SI), R14 \
-	REDC8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
-	MONOMULS(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
+	MUL(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15) \
 	MOVQ 16(DI), R13 \
 	MOVQ 24(DI), R14 \
 	ACCSTORE(R13, R14, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
@@ -260,7 +230,7 @@ pmac:
 	JLT  pdigit
 
 preduce:
-	FINISH
+	FINISH(MONOMUL)
 	ADDQ $64, R11
 	DECQ CX
 	JNZ  ploop
@@ -288,7 +258,7 @@ lmac:
 	JLT  ldigit
 
 lreduce:
-	FINISHS
+	FINISH(MONOMULS)
 
 pdone:
 	VZEROUPPER

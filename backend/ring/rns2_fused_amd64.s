@@ -55,17 +55,6 @@
 	VPADDQ    TO, O, O
 
 
-// LAZYBAR(X, T): X (< 2^(31+b)) -> X - q·Q in [0, 3Q), BARRETT32 without
-// its two conditional subtractions: the sums only feed a product with a
-// monomial (or more digits' products), whose result the final BARRETT1
-// reduces fully (the caller checked (Q-1) + 2(Q-1)(3Q-1) < 2^(30+b)).
-#define LAZYBAR(X, T) \
-	VPSRLVQ  Z22, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $32, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X
-
 #define LAZY8 \
 	LAZYBAR(Z0, Z10) \
 	LAZYBAR(Z1, Z11) \
@@ -96,20 +85,6 @@
 	REDC(Z5, Z15) \
 	REDC(Z6, Z16) \
 	REDC(Z7, Z17)
-
-// BARRETT1(X, T): X (< 2^(30+b)) -> X mod Q in [0, Q) with one
-// conditional subtraction: q = ((X >> (b-2))·mu) >> 33 (Z31 = b-2, the
-// same mu = floor(2^(b+31)/Q)) misses floor(X/Q) by at most 1, since
-// 2^(b-2)/Q < 1/2 and X/2^(b+31) < 1/2 (BARRETT32's q, from X >> (b-1),
-// misses by up to 2 and needs two).
-#define BARRETT1(X, T) \
-	VPSRLVQ  Z31, X, T \
-	VPMULUDQ Z23, T, T \
-	VPSRLQ   $33, T, T \
-	VPMULUDQ Z24, T, T \
-	VPSUBQ   T, X, X \
-	VPSUBQ   Z24, X, T \
-	VPMINUQ  T, X, X
 
 // MONO: the sums times the monomials (memory operands, odd slots 4 bytes
 // on), B1 + B2 and A1 + A2.
