@@ -50,7 +50,7 @@ func (bs *BatchScratch) Scratch() *Scratch { return bs.scs[0] }
 
 // CBSBatch circuit-bootstraps ins[j] into outs[j] for every j, with results
 // bit-identical to CBS(ins[j], outs[j], ·) in turn, but faster: the batch's
-// blind rotations run in lockstep (see blindRotateBatch), so each step's
+// blind rotations run in lockstep (see blindRotateScaled), so each step's
 // key rows are read from memory once per batch instead of once per
 // bootstrap, and the LWE key switches walk their key together
 // (keySwitchLWEBatch). len(ins) = len(outs) ≤ bs.Size(); an empty batch does

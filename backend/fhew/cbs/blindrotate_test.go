@@ -8,6 +8,21 @@ import (
 	"github.com/hcc-fhe/hcc/backend/ring"
 )
 
+// blindRotate sets sc.accB, sc.accA (NTT domain) to RLWE(X^{-φ}·f) for the
+// phase φ = b + Σ a_i s_i of sc.alpha: the blind rotation of a batch of one.
+func (ev *Evaluator) blindRotate(sc *Scratch) { ev.blindRotateBatch(sc.self[:]) }
+
+// blindRotateBatch is blindRotateScaled with the accumulators unscaled at
+// the end: RLWE(X^{-φ}·f) itself, the form the tests check against their
+// references (CBS and CBSBatch use the scaled form).
+func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
+	ev.blindRotateScaled(scs)
+	for _, sc := range scs {
+		ev.r.MulScalar(sc.accB, uint64(ev.p.ringN), sc.accB)
+		ev.r.MulScalar(sc.accA, uint64(ev.p.ringN), sc.accA)
+	}
+}
+
 // blindRotateUnfused is blindRotate as it was before ring.DotRowsMono2:
 // two DotRows into scratch and four MulCoeffsAdd per step. It pins the
 // fused step's output (TestBlindRotateFusedMatchesUnfused).

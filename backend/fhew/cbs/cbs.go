@@ -16,7 +16,7 @@ type Evaluator struct {
 	ek    *EvaluationKey
 	f     ring.Poly2   // CBS test polynomial (coefficient domain)
 	fInv  ring.Poly2   // N^-1·f, the blind rotation's start (see blindRotateScaled)
-	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N), in Montgomery form (see blindRotateBatch)
+	mono  []ring.Poly2 // mono[k] = N^-1·NTT(X^k - 1), k in [0, 2N), in Montgomery form (see blindRotateScaled)
 	nInv  uint64       // N^-1 mod Q
 	halfG []uint64     // g_j/2 of the CBS gadget
 	// The post-rotation part keeps the B halves in the NTT domain (see
@@ -145,7 +145,7 @@ type Scratch struct {
 	// blind rotation on it; a field, so that no call allocates a slice).
 	self [1]*Scratch
 	// pair holds the two accumulators of a DotRowsMono2Pair call in
-	// blindRotateBatch (a field, so that taking their address allocates
+	// blindRotateScaled (a field, so that taking their address allocates
 	// nothing).
 	pair [2]ring.Mono2Acc
 }
@@ -336,20 +336,6 @@ func (ev *Evaluator) roundToAlpha(sc *Scratch) {
 	}
 }
 
-// blindRotate sets sc.accB, sc.accA (NTT domain) to RLWE(X^{-φ}·f) for the
-// phase φ = b + Σ a_i s_i of sc.alpha: the blind rotation of a batch of one.
-func (ev *Evaluator) blindRotate(sc *Scratch) { ev.blindRotateBatch(sc.self[:]) }
-
-// blindRotateBatch is blindRotateScaled with the accumulators unscaled at
-// the end: RLWE(X^{-φ}·f) itself.
-func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
-	ev.blindRotateScaled(scs)
-	for _, sc := range scs {
-		ev.r.MulScalar(sc.accB, uint64(ev.p.ringN), sc.accB)
-		ev.r.MulScalar(sc.accA, uint64(ev.p.ringN), sc.accA)
-	}
-}
-
 // blindRotateScaled sets, for every scratch sc of scs, sc.accB, sc.accA (NTT
 // domain) to N^-1·RLWE(X^{-φ}·f) for the phase φ = b + Σ a_i s_i of sc.alpha
 // (GINX, ternary: ACC += (X^{-a}-1)·(ACC ⊡ RGSW(s_i=1)) + (X^{a}-1)·(ACC ⊡
@@ -364,9 +350,9 @@ func (ev *Evaluator) blindRotateBatch(scs []*Scratch) {
 // monomial table is scaled, so every step's update is too): then
 // InverseUnscaled gives their coefficients without the N^-1 factor that
 // Inverse would fold into its last stage (one Shoup product per pair
-// fewer), and finishRGSW wants N^-1·ACC anyway; blindRotateBatch unscales
-// them exactly (all values are fully reduced mod Q, so the result is bit
-// for bit that of the unscaled rotation).
+// fewer), and finishRGSW wants N^-1·ACC anyway. Multiplying by N gives
+// exactly the unscaled rotation's accumulators (all values are fully
+// reduced mod Q), which the tests' blindRotateBatch does.
 func (ev *Evaluator) blindRotateScaled(scs []*Scratch) {
 	r := ev.r
 	p := ev.p
