@@ -200,7 +200,7 @@ func (k *wideServer) runPlan(ctx context.Context, p *Program, packs [][]backend.
 	ps := plan.Stats()
 	perPack := ps.DistinctIn // the circuit bootstraps of one pack
 	if rgsw != nil {
-		perPack -= wideDirectForms(plan, k.s.p.InputFormMaxTerms())
+		perPack -= k.s.p.InputFormsBuilt(plan)
 	}
 	total := perPack * len(packs)
 	var busy atomic.Int64

@@ -124,6 +124,16 @@ func wideWorkerBytes(p cbs.Params) int64 {
 	return k*(wideScratchBytes(p)+int64(cbs.WideBitSize(p))) + 8*k*int64(p.N())*digKS
 }
 
+// wideFormKey identifies a form by its terms, as cbs.EvalPlan's RGSW cache
+// does (a form's Const is folded into its readers).
+func wideFormKey(f *ir.LinearForm) string {
+	b := make([]byte, 0, 4*len(f.Terms))
+	for _, t := range f.Terms {
+		b = append(b, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
+	}
+	return string(b)
+}
+
 // widePeakRGSW is the most RGSWs EvalPlan holds at once on plan: it
 // bootstraps, level by level, each table input form not cached yet and
 // frees (to a pool it reuses) each one after its last reader's level.

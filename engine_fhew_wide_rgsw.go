@@ -6,7 +6,6 @@ import (
 
 	"github.com/hcc-fhe/hcc/backend"
 	"github.com/hcc-fhe/hcc/backend/fhew/cbs"
-	"github.com/hcc-fhe/hcc/ir"
 )
 
 // Client-side input RGSWs on the wide-table sets (EncryptOptions.InputRGSW;
@@ -197,38 +196,6 @@ func wideParts(packs [][]backend.Ciphertext) (bits [][]*cbs.WideBit, rgsw [][]*c
 		rgsw = nil
 	}
 	return bits, rgsw, nil
-}
-
-// wideDirectForms is how many of plan's distinct table input forms
-// cbs.EvalPlan builds from input RGSWs (its inputForms.covers: every term
-// an input bit, at most maxTerms of them), hence does not bootstrap.
-func wideDirectForms(plan *ir.WidePlan, maxTerms int) int {
-	seen := map[string]bool{}
-	for i := range plan.Tables {
-		for j := range plan.Tables[i].In {
-			f := &plan.Tables[i].In[j]
-			if len(f.Terms) == 0 || len(f.Terms) > maxTerms {
-				continue
-			}
-			direct := true
-			for _, x := range f.Terms {
-				direct = direct && int(x) < plan.NumInputs
-			}
-			if direct {
-				seen[wideFormKey(f)] = true
-			}
-		}
-	}
-	return len(seen)
-}
-
-// wideFormKey identifies a form by its terms (as the executor's cache).
-func wideFormKey(f *ir.LinearForm) string {
-	b := make([]byte, 0, 4*len(f.Terms))
-	for _, t := range f.Terms {
-		b = append(b, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
-	}
-	return string(b)
 }
 
 // wideInputRGSWBytes is one input RGSW in memory (cbs.InputRGSW.SizeBytes:

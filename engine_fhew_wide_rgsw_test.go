@@ -60,7 +60,7 @@ func TestWideInputRGSWRoundTrip(t *testing.T) {
 		t.Fatalf("want input-only forms of 1, 2 and 3 terms (InputFormMaxTerms %d): %v", maxT, counts)
 	}
 	plan, _ := ws.plan(p.circuit)
-	direct := wideDirectForms(plan, ws.p.InputFormMaxTerms())
+	direct := ws.p.InputFormsBuilt(plan)
 	sum := 0
 	for k, n := range counts {
 		if k <= ws.p.InputFormMaxTerms() {
@@ -68,7 +68,7 @@ func TestWideInputRGSWRoundTrip(t *testing.T) {
 		}
 	}
 	if direct != sum || direct == 0 {
-		t.Fatalf("wideDirectForms %d, want %d (counts %v)", direct, sum, counts)
+		t.Fatalf("InputFormsBuilt %d, want %d (counts %v)", direct, sum, counts)
 	}
 	t.Logf("%s; input-only forms by terms %v, %d of %d built from input RGSWs", p.Summary(), counts, direct, plan.Stats().DistinctIn)
 	ck, sk := keysFor(t, p)

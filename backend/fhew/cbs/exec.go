@@ -175,7 +175,10 @@ func (ev *Evaluator) EvalPlan(ctx context.Context, plan *ir.WidePlan, in []*Wide
 	sig := make([]*WideBit, plan.NumSignals())
 	copy(sig, in)
 	tabs, byLevel, uses := schedule(plan)
-	totalCBS := len(uses) - direct.distinct(plan)
+	totalCBS := len(uses)
+	if direct != nil {
+		totalCBS -= p.InputFormsBuilt(plan)
+	}
 	for i := range tabs {
 		for o := range tabs[i].tabs {
 			sig[tabs[i].first+o] = NewWideBit(p)

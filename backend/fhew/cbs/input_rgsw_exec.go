@@ -45,31 +45,38 @@ func (ev *Evaluator) newInputForms(plan *ir.WidePlan, in []*InputRGSW, threads i
 	return f, nil
 }
 
-// covers reports whether EvalPlan builds form from input RGSWs: all its
-// terms are input bits and there are at most InputFormMaxTerms of them
-// (beyond, a CBS is cheaper or less noisy).
+// covers reports whether EvalPlan builds form from input RGSWs (see
+// coveredForm).
 func (f *inputForms) covers(form *ir.LinearForm) bool {
-	if f == nil || len(form.Terms) == 0 || len(form.Terms) > f.maxTerms {
+	return f != nil && coveredForm(form, f.numIn, f.maxTerms)
+}
+
+// coveredForm reports whether a form is built from input RGSWs: all its
+// terms are input bits (ids below numIn) and there are at most maxTerms
+// of them (Params.InputFormMaxTerms: beyond, a CBS is cheaper or less
+// noisy).
+func coveredForm(form *ir.LinearForm, numIn, maxTerms int) bool {
+	if len(form.Terms) == 0 || len(form.Terms) > maxTerms {
 		return false
 	}
 	for _, s := range form.Terms {
-		if int(s) >= f.numIn {
+		if int(s) >= numIn {
 			return false
 		}
 	}
 	return true
 }
 
-// distinct returns how many distinct forms (cache keys) of plan's tables f
-// covers.
-func (f *inputForms) distinct(plan *ir.WidePlan) int {
-	if f == nil {
-		return 0
-	}
+// InputFormsBuilt returns how many of plan's distinct table input forms
+// EvalPlan builds from input RGSWs (EvalOptions.InputRGSW) at p instead of
+// circuit-bootstrapping them: with input RGSWs a run of plan makes
+// Stats().DistinctIn minus this many bootstraps.
+func (p Params) InputFormsBuilt(plan *ir.WidePlan) int {
+	maxTerms := p.InputFormMaxTerms()
 	seen := map[string]bool{}
 	for i := range plan.Tables {
 		for j := range plan.Tables[i].In {
-			if form := &plan.Tables[i].In[j]; f.covers(form) {
+			if form := &plan.Tables[i].In[j]; coveredForm(form, plan.NumInputs, maxTerms) {
 				seen[formKey(form)] = true
 			}
 		}
